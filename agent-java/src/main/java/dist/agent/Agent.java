@@ -1,0 +1,55 @@
+package dist.agent;
+
+import dist.node.HomeNode;
+import dist.node.StartupException;
+import dist.node.WorkerNode;
+import dist.transport.Log;
+import dist.transport.TransportException;
+import java.lang.instrument.Instrumentation;
+
+/**
+ * The entry of {@code -javaagent:dist.jar=...}: validates the options, installs the class
+ * transformer and starts this JVM's node. A bad option or a failed start stops the JVM with a
+ * message that names the cause and the fix.
+ */
+public final class Agent {
+    private Agent() {}
+
+    public static void premain(String arguments, Instrumentation instrumentation) {
+        start(arguments, instrumentation, true);
+    }
+
+    public static void agentmain(String arguments, Instrumentation instrumentation) {
+        start(arguments, instrumentation, false);
+    }
+
+    private static void start(String arguments, Instrumentation instrumentation, boolean atStartup) {
+        AgentOptions options;
+        try {
+            options = AgentOptions.parse(arguments);
+        } catch (AgentOptions.InvalidOptionException e) {
+            System.err.println("[dist] error: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        Log.verbose(options.verbose() || Log.isVerbose());
+        instrumentation.addTransformer(new ApplicationTransformer());
+        try {
+            if (options.role() == AgentOptions.Role.HOME) {
+                HomeNode.start(options);
+            } else {
+                WorkerNode.start(options);
+                if (atStartup) {
+                    // A worker has no main: the JVM's main thread stays here until the worker ends.
+                    WorkerNode.serveForever();
+                }
+            }
+        } catch (StartupException | TransportException e) {
+            System.err.println("[dist] error: " + e.getMessage());
+            System.exit(1);
+        } catch (Exception e) {
+            System.err.println("[dist] error: the " + options.role().name().toLowerCase() + " node could not start: " + e);
+            System.exit(1);
+        }
+    }
+}

@@ -1,0 +1,161 @@
+package dist.node;
+
+import dist.agent.AgentOptions;
+import dist.coordinator.Coordinator;
+import dist.coordinator.Membership;
+import dist.coordinator.MembershipSettings;
+import dist.coordinator.proto.NodeInfo;
+import dist.coordinator.proto.NodeState;
+import dist.coordinator.proto.Role;
+import dist.node.proto.NodeMessageType;
+import dist.node.proto.NodeReport;
+import dist.node.proto.ReportRequest;
+import dist.transport.ClusterSecret;
+import dist.transport.Endpoint;
+import dist.transport.Log;
+import dist.transport.TransportConfig;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * The home: the JVM that runs {@code main}. It serves the application's classes, starts the
+ * embedded coordinator and the local workers when asked to, and at its end collects the run report
+ * and takes its workers down with it.
+ */
+public final class HomeNode {
+    private static final Duration JOIN_WAIT = Duration.ofSeconds(60);
+    private static final Duration REPORT_WAIT = Duration.ofSeconds(3);
+
+    private final AgentOptions options;
+    private final NodeRuntime runtime;
+    private final Coordinator coordinator;
+    private final List<Process> workers = new ArrayList<>();
+    private final Instant started = Instant.now();
+
+    private HomeNode(AgentOptions options, NodeRuntime runtime, Coordinator coordinator) {
+        this.options = options;
+        this.runtime = runtime;
+        this.coordinator = coordinator;
+    }
+
+    /** Starts the home node and, for {@code nodes=N}, its N-1 local workers; returns once all have joined. */
+    public static void start(AgentOptions options) throws IOException, InterruptedException {
+        ClusterSecret secret = options.join() == null ? ClusterSecret.random() : ClusterSecret.fromEnvironment();
+        if (secret == null) {
+            throw new StartupException("joining the coordinator at " + options.join() + " needs its cluster secret: set "
+                    + ClusterSecret.ENV + " to the secret the coordinator printed when it started");
+        }
+        Coordinator coordinator = null;
+        String coordinatorAddress = options.join();
+        if (coordinatorAddress == null) {
+            coordinator = Coordinator.start(Endpoint.open(TransportConfig.loopback(secret)),
+                    MembershipSettings.withFailureTimeout(options.failureTimeout()));
+            coordinatorAddress = coordinator.address();
+        }
+        Endpoint endpoint = Endpoint.open(TransportConfig.loopback(secret).withBindAddress(options.bind()));
+        ClassLoader applicationLoader = ClassLoader.getSystemClassLoader();
+        ClassServer.serve(endpoint, applicationLoader);
+        NodeRuntime runtime = new NodeRuntime(AgentOptions.Role.HOME, endpoint, applicationLoader, List::of);
+        HomeNode home = new HomeNode(options, runtime, coordinator);
+        Membership membership = Membership.join(endpoint, coordinatorAddress, Role.HOME, new Membership.Listener() {
+            @Override
+            public void changed(NodeInfo node) {
+                if (node.getState() == NodeState.DEAD) {
+                    Log.warn("node " + node.getId() + " (" + node.getRole().name().toLowerCase() + ", pid "
+                            + node.getPid() + ") died");
+                } else {
+                    Log.debug("node " + node.getId() + " " + node.getState().name().toLowerCase());
+                }
+            }
+
+            @Override
+            public void lost(String reason) {
+                Log.warn(reason + "; the program goes on at home alone");
+            }
+        });
+        runtime.install(membership);
+        ApplicationThreads.main(Thread.currentThread());
+        Runtime.getRuntime().addShutdownHook(new Thread(home::end, "dist-home-shutdown"));
+        if (options.nodes() > 1) {
+            home.startWorkers(coordinatorAddress, secret, membership);
+        }
+    }
+
+    private void startWorkers(String coordinatorAddress, ClusterSecret secret, Membership membership)
+            throws IOException, InterruptedException {
+        int wanted = options.nodes();
+        workers.addAll(WorkerLauncher.launch(wanted - 1, coordinatorAddress, secret, options));
+        if (!membership.awaitAlive(wanted, JOIN_WAIT)) {
+            throw new StartupException("only " + membership.alive().size() + " of " + wanted + " nodes joined within "
+                    + JOIN_WAIT.toSeconds() + " s; the workers' messages above say why");
+        }
+        Log.info("cluster of " + wanted + " nodes ready: " + membership.alive().stream()
+                .map(n -> "node " + n.getId() + " " + n.getRole().name().toLowerCase() + " pid " + n.getPid())
+                .collect(Collectors.joining(", ")));
+    }
+
+    /** The end of the run: report, leave (the workers stop when they hear it), and reap the workers. */
+    private void end() {
+        try {
+            if (options.report() != null) {
+                writeReport();
+            }
+        } catch (IOException | RuntimeException e) {
+            Log.warn("could not write the run report to " + options.report() + ": " + e);
+        }
+        Membership membership = runtime.membership();
+        if (membership != null) {
+            membership.leave();
+        }
+        reapWorkers();
+        runtime.close();
+        if (coordinator != null) {
+            coordinator.close();
+        }
+    }
+
+    private void writeReport() throws IOException {
+        Membership membership = runtime.membership();
+        Map<NodeInfo, CompletableFuture<NodeReport>> asked = new LinkedHashMap<>();
+        for (NodeInfo node : membership.alive()) {
+            if (node.getId() != membership.nodeId()) {
+                asked.put(node, runtime.endpoint()
+                        .request(node.getAddress(), NodeMessageType.NODE_REPORT_VALUE, ReportRequest.getDefaultInstance(),
+                                REPORT_WAIT)
+                        .thenApply(reply -> reply.decode(NodeReport.parser())));
+            }
+        }
+        List<NodeReport> reports = new ArrayList<>();
+        reports.add(runtime.report());
+        List<String> unreachable = new ArrayList<>();
+        asked.forEach((node, report) -> {
+            try {
+                reports.add(report.get());
+            } catch (Exception e) {
+                unreachable.add("node " + node.getId() + " (pid " + node.getPid() + "): " + e.getMessage());
+            }
+        });
+        RunReport.write(options.report(), started, reports, unreachable);
+    }
+
+    private void reapWorkers() {
+        for (Process worker : workers) {
+            try {
+                if (!worker.waitFor(3, TimeUnit.SECONDS)) {
+                    Log.warn("worker pid " + worker.pid() + " did not stop when the home ended; killing it");
+                    worker.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                worker.destroyForcibly();
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package dist.node;
+
+import dist.agent.AgentOptions;
+import dist.agent.nativeagent.NativeAgent;
+import dist.coordinator.Membership;
+import dist.node.proto.NodeMessageType;
+import dist.node.proto.NodeReport;
+import dist.node.proto.ReportRequest;
+import dist.transport.Endpoint;
+import dist.transport.Handler;
+import dist.transport.Log;
+import dist.transport.TransportCounters;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * What every node has, whatever its role: its endpoint, its membership, the class loader that
+ * application code runs in here, and the report of what it did.
+ */
+public final class NodeRuntime {
+    private static volatile NodeRuntime current;
+
+    private final AgentOptions.Role role;
+    private final Endpoint endpoint;
+    private final ClassLoader applicationLoader;
+    private final Supplier<List<String>> remotelyLoaded;
+    private final ExecutorService invocations;
+    private volatile Membership membership;
+
+    NodeRuntime(AgentOptions.Role role, Endpoint endpoint, ClassLoader applicationLoader,
+                Supplier<List<String>> remotelyLoaded) {
+        this.role = role;
+        this.endpoint = endpoint;
+        this.applicationLoader = applicationLoader;
+        this.remotelyLoaded = remotelyLoaded;
+        AtomicInteger count = new AtomicInteger();
+        this.invocations = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "dist-invoke-" + count.incrementAndGet());
+            t.setDaemon(true);
+            t.setContextClassLoader(applicationLoader);
+            return t;
+        });
+        StaticInvoker.serve(endpoint, applicationLoader, invocations);
+        endpoint.registerImmediate(NodeMessageType.NODE_REPORT_VALUE, message -> {
+            message.decode(ReportRequest.parser());
+            return report();
+        });
+        reportMissingNativeCapabilities();
+    }
+
+    /** The runtime of this JVM, or null when it runs without dist. */
+    public static NodeRuntime current() {
+        return current;
+    }
+
+    void install(Membership membership) {
+        this.membership = membership;
+        current = this;
+    }
+
+    public AgentOptions.Role role() {
+        return role;
+    }
+
+    public Endpoint endpoint() {
+        return endpoint;
+    }
+
+    public Membership membership() {
+        return membership;
+    }
+
+    public ClassLoader applicationLoader() {
+        return applicationLoader;
+    }
+
+    NodeReport report() {
+        TransportCounters counters = endpoint.counters();
+        NodeReport.Builder report = NodeReport.newBuilder()
+                .setNodeId(endpoint.nodeId())
+                .setPid(ProcessHandle.current().pid())
+                .setRole(role.name().toLowerCase())
+                .addAllThreads(ApplicationThreads.all())
+                .setMessagesSent(counters.messagesSent())
+                .setBytesSent(counters.bytesSent())
+                .setMessagesReceived(counters.messagesReceived())
+                .setBytesReceived(counters.bytesReceived())
+                .setRejected(counters.rejected())
+                .addAllClassesLoadedRemotely(remotelyLoaded.get());
+        if (NativeAgent.isLoaded()) {
+            report.addAllNativeCapabilities(List.of(NativeAgent.capabilities()));
+        }
+        return report.build();
+    }
+
+    void close() {
+        invocations.shutdownNow();
+        if (membership != null) {
+            membership.close();
+        }
+        endpoint.close();
+    }
+
+    private static void reportMissingNativeCapabilities() {
+        List<String> missing = NativeAgent.missingCapabilities();
+        if (!missing.isEmpty()) {
+            Log.info((NativeAgent.isLoaded() ? "the native agent lacks " : "the native agent is not loaded (start the JVM with"
+                    + " -agentpath:/path/to/libdistjvmti.so, as ./dist does), so these capabilities are missing: ")
+                    + String.join(", ", missing));
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package dist.node;
+
+import dist.agent.Agent;
+import dist.agent.AgentOptions;
+import dist.transport.ClusterSecret;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Starts the worker JVMs of a local cluster: the same java, dist.jar (nothing of the application:
+ * workers load its classes from the home), the native agent when the home has it, and the home's
+ * pid so that a worker ends with its home however the home ends. A worker's output goes to the
+ * home's standard error, never into the program's standard output.
+ */
+final class WorkerLauncher {
+    private WorkerLauncher() {}
+
+    static List<Process> launch(int count, String coordinator, ClusterSecret secret, AgentOptions options) throws IOException {
+        Path distJar = distJar();
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        nativeAgent(distJar).ifPresent(lib -> command.add("-agentpath:" + lib));
+        // Small footprint: several JVMs share two cores.
+        command.add("-XX:+UseSerialGC");
+        command.add("-javaagent:" + distJar + "=role=worker,join=" + coordinator
+                + ",parent=" + ProcessHandle.current().pid()
+                + ",failure-timeout=" + options.failureTimeout().toMillis()
+                + ",verbose=" + options.verbose());
+        command.add("-cp");
+        command.add(distJar.toString());
+        command.add("dist.agent.WorkerMain");
+        List<Process> workers = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+            builder.environment().put(ClusterSecret.ENV, secret.value());
+            Process worker = builder.start();
+            forwardOutput(worker);
+            workers.add(worker);
+        }
+        return workers;
+    }
+
+    private static void forwardOutput(Process worker) {
+        Thread pump = new Thread(() -> {
+            try (BufferedReader lines = new BufferedReader(
+                    new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = lines.readLine()) != null) {
+                    System.err.println(line);
+                }
+            } catch (IOException e) {
+                // the worker is gone; nothing more to forward
+            }
+        }, "dist-worker-output-" + worker.pid());
+        pump.setDaemon(true);
+        pump.start();
+    }
+
+    private static Path distJar() {
+        try {
+            return Path.of(Agent.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toAbsolutePath();
+        } catch (URISyntaxException e) {
+            throw new StartupException("cannot tell where dist.jar is: " + e.getMessage());
+        }
+    }
+
+    /** The native agent this JVM was started with, else the one beside dist.jar, if any. */
+    private static Optional<String> nativeAgent(Path distJar) {
+        for (String argument : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (argument.startsWith("-agentpath:") && argument.contains("distjvmti")) {
+                return Optional.of(argument.substring("-agentpath:".length()));
+            }
+        }
+        Path beside = distJar.resolveSibling("libdistjvmti.so");
+        return Files.isRegularFile(beside) ? Optional.of(beside.toString()) : Optional.empty();
+    }
+}

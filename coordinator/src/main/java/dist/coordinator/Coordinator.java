@@ -1,0 +1,151 @@
+package dist.coordinator;
+
+import dist.coordinator.proto.Heartbeat;
+import dist.coordinator.proto.HeartbeatReply;
+import dist.coordinator.proto.JoinReply;
+import dist.coordinator.proto.JoinRequest;
+import dist.coordinator.proto.LeaveRequest;
+import dist.coordinator.proto.MembershipType;
+import dist.coordinator.proto.NodeEvent;
+import dist.coordinator.proto.NodeInfo;
+import dist.coordinator.proto.NodeState;
+import dist.coordinator.proto.NodeTable;
+import dist.coordinator.proto.Role;
+import dist.coordinator.proto.StatusRequest;
+import dist.transport.Endpoint;
+import dist.transport.Handler;
+import dist.transport.Inbound;
+import dist.transport.Log;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Keeps the node table: admits nodes (the transport has already checked the cluster secret),
+ * hears their heartbeats and load, declares the silent ones dead and tells every node about each
+ * change. It runs as its own process ({@code dist coordinator}) or embedded in the home JVM, on an
+ * endpoint of its own either way. It is never on an object access path.
+ */
+public final class Coordinator implements AutoCloseable {
+    private final Endpoint endpoint;
+    private final MembershipSettings settings;
+    private final Members table = new Members();
+    private final ScheduledExecutorService detector;
+    private final long startedMillis = System.currentTimeMillis();
+
+    private Coordinator(Endpoint endpoint, MembershipSettings settings) {
+        this.endpoint = endpoint;
+        this.settings = settings;
+        endpoint.registerImmediate(MembershipType.JOIN_VALUE, this::join);
+        endpoint.registerImmediate(MembershipType.LEAVE_VALUE, this::leave);
+        endpoint.registerImmediate(MembershipType.HEARTBEAT_VALUE, this::heartbeat);
+        endpoint.registerImmediate(MembershipType.STATUS_VALUE, this::status);
+        this.detector = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "dist-failure-detector");
+            t.setDaemon(true);
+            return t;
+        });
+        long period = Math.max(20, settings.heartbeat().toMillis() / 4);
+        detector.scheduleAtFixedRate(this::declareSilentNodesDead, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /** Serves the membership protocol on {@code endpoint}, which this coordinator then owns. */
+    public static Coordinator start(Endpoint endpoint, MembershipSettings settings) {
+        return new Coordinator(endpoint, settings);
+    }
+
+    public String address() {
+        return endpoint.address();
+    }
+
+    public MembershipSettings settings() {
+        return settings;
+    }
+
+    private JoinReply join(Inbound message) throws Handler.RefusedException {
+        JoinRequest request = message.decode(JoinRequest.parser());
+        if (request.getRole() == Role.HOME) {
+            Optional<NodeInfo> home = table.aliveHome();
+            if (home.isPresent()) {
+                throw new Handler.RefusedException("this cluster already has a home (node " + home.get().getId()
+                        + ", pid " + home.get().getPid() + "); start another coordinator for a second program");
+            }
+        }
+        NodeInfo node = table.add(request.getRole(), request.getAddress(), request.getPid(), request.getHost(),
+                System.currentTimeMillis(), System.nanoTime());
+        Log.debug("coordinator: node " + node.getId() + " (" + node.getRole() + ", pid " + node.getPid() + ") joined");
+        announce(node);
+        return JoinReply.newBuilder()
+                .setNodeId(node.getId())
+                .addAllNodes(table.alive())
+                .setHeartbeatMillis((int) settings.heartbeat().toMillis())
+                .setFailureTimeoutMillis((int) settings.failureTimeout().toMillis())
+                .build();
+    }
+
+    private NodeTable leave(Inbound message) {
+        LeaveRequest request = message.decode(LeaveRequest.parser());
+        table.end(request.getNodeId(), NodeState.LEFT).ifPresent(this::ended);
+        return snapshot();
+    }
+
+    private HeartbeatReply heartbeat(Inbound message) throws Handler.RefusedException {
+        Heartbeat beat = message.decode(Heartbeat.parser());
+        if (table.heard(beat.getNodeId(), beat.getLoad(), System.nanoTime()).isEmpty()) {
+            throw new Handler.RefusedException("node " + beat.getNodeId()
+                    + " is not a member of this cluster (it was declared dead or never joined)");
+        }
+        return HeartbeatReply.newBuilder().setTableVersion(table.version()).build();
+    }
+
+    private NodeTable status(Inbound message) {
+        message.decode(StatusRequest.parser());
+        return snapshot();
+    }
+
+    private NodeTable snapshot() {
+        return NodeTable.newBuilder()
+                .addAllNodes(table.all())
+                .setCoordinatorStartedMillis(startedMillis)
+                .setNowMillis(System.currentTimeMillis())
+                .setTableVersion(table.version())
+                .build();
+    }
+
+    private void declareSilentNodesDead() {
+        try {
+            long deadline = System.nanoTime() - settings.failureTimeout().toNanos();
+            for (int id : table.silentSince(deadline)) {
+                table.end(id, NodeState.DEAD).ifPresent(node -> {
+                    Log.info("coordinator: node " + node.getId() + " (" + node.getRole() + ", pid " + node.getPid()
+                            + ") declared dead: silent for more than " + settings.failureTimeout().toMillis() + " ms");
+                    ended(node);
+                });
+            }
+        } catch (RuntimeException e) {
+            Log.warn("failure detector: " + e);
+        }
+    }
+
+    private void ended(NodeInfo node) {
+        announce(node);
+        endpoint.disconnect(node.getAddress());
+    }
+
+    /** Tells every live node (but the subject itself) about a change of the table. */
+    private void announce(NodeInfo node) {
+        NodeEvent event = NodeEvent.newBuilder().setNode(node).setTableVersion(table.version()).build();
+        for (NodeInfo member : table.alive()) {
+            if (member.getId() != node.getId()) {
+                endpoint.send(member.getAddress(), MembershipType.NODE_EVENT_VALUE, event);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        detector.shutdownNow();
+        endpoint.close();
+    }
+}

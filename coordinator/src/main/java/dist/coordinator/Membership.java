@@ -1,0 +1,222 @@
+package dist.coordinator;
+
+import dist.coordinator.proto.Heartbeat;
+import dist.coordinator.proto.HeartbeatReply;
+import dist.coordinator.proto.JoinReply;
+import dist.coordinator.proto.JoinRequest;
+import dist.coordinator.proto.LeaveRequest;
+import dist.coordinator.proto.MembershipType;
+import dist.coordinator.proto.NodeEvent;
+import dist.coordinator.proto.NodeInfo;
+import dist.coordinator.proto.NodeState;
+import dist.coordinator.proto.NodeTable;
+import dist.coordinator.proto.Role;
+import dist.transport.Endpoint;
+import dist.transport.Handler;
+import dist.transport.Log;
+import dist.transport.RemoteErrorException;
+import dist.transport.RequestTimeoutException;
+import dist.transport.TransportException;
+import dist.transport.proto.ErrorCode;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A node's side of the membership protocol: join, heartbeats carrying the load, the node events
+ * the coordinator sends, and leave. It keeps a copy of the node table that node events update.
+ */
+public final class Membership implements AutoCloseable {
+    /** What a node hears from its membership. Called on transport or heartbeat threads: don't block. */
+    public interface Listener {
+        /** A node joined, left or died (its state says which). */
+        void changed(NodeInfo node);
+
+        /** This node can no longer be a member: the coordinator is gone or expelled it. */
+        void lost(String reason);
+    }
+
+    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(5);
+
+    private final Endpoint endpoint;
+    private final String coordinator;
+    private final Listener listener;
+    private final int nodeId;
+    private final Map<Integer, NodeInfo> nodes = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService heartbeats;
+    private final LoadProbe probe = new LoadProbe();
+    private final long failureTimeoutNanos;
+    private volatile long lastAnsweredNanos = System.nanoTime();
+    private volatile boolean lost;
+
+    private Membership(Endpoint endpoint, String coordinator, Listener listener, JoinReply reply) {
+        this.endpoint = endpoint;
+        this.coordinator = coordinator;
+        this.listener = listener;
+        this.nodeId = reply.getNodeId();
+        this.failureTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(reply.getFailureTimeoutMillis());
+        reply.getNodesList().forEach(n -> nodes.put(n.getId(), n));
+        this.heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "dist-heartbeat");
+            t.setDaemon(true);
+            return t;
+        });
+        heartbeats.scheduleAtFixedRate(this::beat, 0, reply.getHeartbeatMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Joins the cluster whose coordinator listens at {@code coordinator}. The endpoint gets its
+     * node id and a handler for node events.
+     *
+     * @throws TransportException with a message naming the cause when the join is refused or unanswered
+     */
+    public static Membership join(Endpoint endpoint, String coordinator, Role role, Listener listener) {
+        JoinRequest request = JoinRequest.newBuilder()
+                .setRole(role)
+                .setAddress(endpoint.address())
+                .setPid(ProcessHandle.current().pid())
+                .setHost(hostName())
+                .build();
+        JoinReply reply;
+        try {
+            reply = endpoint.call(coordinator, MembershipType.JOIN_VALUE, request, JoinReply.parser(), JOIN_TIMEOUT);
+        } catch (RequestTimeoutException e) {
+            throw new TransportException("no coordinator answered at " + coordinator + " within "
+                    + JOIN_TIMEOUT.toSeconds() + " s; is `dist coordinator --bind " + coordinator + "` running?", e);
+        } catch (RemoteErrorException e) {
+            String hint = e.code() == ErrorCode.WRONG_CLUSTER
+                    ? " (set " + dist.transport.ClusterSecret.ENV + " to the coordinator's secret)" : "";
+            throw new TransportException("the coordinator at " + coordinator + " refused to admit this node: "
+                    + e.getMessage() + hint, e);
+        }
+        endpoint.nodeId(reply.getNodeId());
+        Membership membership = new Membership(endpoint, coordinator, listener, reply);
+        endpoint.registerImmediate(MembershipType.NODE_EVENT_VALUE, message -> {
+            membership.onEvent(message.decode(NodeEvent.parser()));
+            return null;
+        });
+        return membership;
+    }
+
+    public int nodeId() {
+        return nodeId;
+    }
+
+    public String coordinator() {
+        return coordinator;
+    }
+
+    public NodeInfo self() {
+        return nodes.get(nodeId);
+    }
+
+    /** The live nodes as this node last heard, ordered by id. */
+    public List<NodeInfo> alive() {
+        return nodes.values().stream()
+                .filter(n -> n.getState() == NodeState.ALIVE)
+                .sorted((a, b) -> Integer.compare(a.getId(), b.getId()))
+                .toList();
+    }
+
+    public Optional<NodeInfo> node(int id) {
+        return Optional.ofNullable(nodes.get(id));
+    }
+
+    /** Waits until {@code count} nodes are alive; false if the time ran out first. */
+    public boolean awaitAlive(int count, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (nodes) {
+            while (alive().size() < count) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || lost) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(nodes, left);
+            }
+        }
+        return true;
+    }
+
+    /** The coordinator's full table, including nodes that left or died. */
+    public NodeTable status() {
+        return endpoint.call(coordinator, MembershipType.STATUS_VALUE,
+                dist.coordinator.proto.StatusRequest.getDefaultInstance(), NodeTable.parser());
+    }
+
+    private void onEvent(NodeEvent event) {
+        NodeInfo node = event.getNode();
+        synchronized (nodes) {
+            nodes.put(node.getId(), node);
+            nodes.notifyAll();
+        }
+        if (node.getState() != NodeState.ALIVE) {
+            endpoint.disconnect(node.getAddress());
+        }
+        listener.changed(node);
+    }
+
+    private void beat() {
+        if (lost) {
+            return;
+        }
+        Heartbeat beat = Heartbeat.newBuilder().setNodeId(nodeId).setLoad(probe.sample()).build();
+        endpoint.request(coordinator, MembershipType.HEARTBEAT_VALUE, beat, Duration.ofNanos(failureTimeoutNanos))
+                .whenComplete((reply, failure) -> {
+                    if (failure == null) {
+                        lastAnsweredNanos = System.nanoTime();
+                        reply.decode(HeartbeatReply.parser());
+                    } else if (failure instanceof RemoteErrorException refused && refused.code() == ErrorCode.REFUSED) {
+                        lose("the coordinator expelled this node: " + refused.getMessage());
+                    }
+                });
+        if (System.nanoTime() - lastAnsweredNanos > failureTimeoutNanos) {
+            lose("the coordinator at " + coordinator + " has not answered for more than "
+                    + TimeUnit.NANOSECONDS.toMillis(failureTimeoutNanos) + " ms");
+        }
+    }
+
+    private void lose(String reason) {
+        if (!lost) {
+            lost = true;
+            synchronized (nodes) {
+                nodes.notifyAll();
+            }
+            listener.lost(reason);
+        }
+    }
+
+    /** Leaves the cluster politely; a coordinator that does not answer is not waited for long. */
+    public void leave() {
+        heartbeats.shutdownNow();
+        if (lost) {
+            return;
+        }
+        try {
+            endpoint.call(coordinator, MembershipType.LEAVE_VALUE, LeaveRequest.newBuilder().setNodeId(nodeId).build(),
+                    NodeTable.parser(), Duration.ofSeconds(1));
+        } catch (TransportException e) {
+            Log.debug("leave was not acknowledged: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        heartbeats.shutdownNow();
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return ManagementFactory.getRuntimeMXBean().getName();
+        }
+    }
+}

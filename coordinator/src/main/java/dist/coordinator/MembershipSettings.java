@@ -1,0 +1,29 @@
+package dist.coordinator;
+
+import java.time.Duration;
+
+/**
+ * Timing of the membership protocol.
+ *
+ * @param heartbeat      how often a node reports that it lives (with its load)
+ * @param failureTimeout how long a silent node is given before it is declared dead
+ */
+public record MembershipSettings(Duration heartbeat, Duration failureTimeout) {
+    public static final MembershipSettings DEFAULT = new MembershipSettings(Duration.ofMillis(500), Duration.ofSeconds(2));
+
+    public MembershipSettings {
+        if (heartbeat.isNegative() || heartbeat.isZero()) {
+            throw new IllegalArgumentException("heartbeat interval must be positive, got " + heartbeat);
+        }
+        if (failureTimeout.compareTo(heartbeat.multipliedBy(2)) < 0) {
+            throw new IllegalArgumentException("failure timeout (" + failureTimeout.toMillis()
+                    + " ms) must be at least two heartbeats (" + heartbeat.multipliedBy(2).toMillis() + " ms)");
+        }
+    }
+
+    public static MembershipSettings withFailureTimeout(Duration failureTimeout) {
+        Duration heartbeat = failureTimeout.dividedBy(4).compareTo(DEFAULT.heartbeat()) < 0
+                ? failureTimeout.dividedBy(4) : DEFAULT.heartbeat();
+        return new MembershipSettings(heartbeat, failureTimeout);
+    }
+}

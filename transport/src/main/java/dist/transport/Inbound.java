@@ -1,0 +1,25 @@
+package dist.transport;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Parser;
+import dist.transport.proto.Kind;
+
+/** A message received by an {@link Endpoint}: who sent it, its type, and its still-encoded body. */
+public record Inbound(int sender, int type, Kind kind, long correlation, ByteString body) {
+    /** Decodes the body; a body that does not decode is answered with BAD_BODY by the endpoint. */
+    public <T> T decode(Parser<T> parser) {
+        try {
+            return parser.parseFrom(body);
+        } catch (InvalidProtocolBufferException e) {
+            throw new BadBodyException("body of message type " + type + " does not decode: " + e.getMessage());
+        }
+    }
+
+    /** Thrown when a body is not the message its type promises. */
+    public static final class BadBodyException extends TransportException {
+        public BadBodyException(String message) {
+            super(message);
+        }
+    }
+}
