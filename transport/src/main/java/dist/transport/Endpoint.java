@@ -477,7 +477,10 @@ public final class Endpoint implements AutoCloseable {
             Log.warn("dropped an undecodable answer of " + frame.length + " bytes");
             return;
         }
-        if (envelope.getCluster() != config.secret().token() || envelope.getVersion() != PROTOCOL_VERSION) {
+        // An error is believed whatever its token and version: it is how a peer of another
+        // cluster or version tells this node what is wrong. A reply must be of this cluster.
+        if (envelope.getKind() != Kind.ERROR
+                && (envelope.getCluster() != config.secret().token() || envelope.getVersion() != PROTOCOL_VERSION)) {
             Log.warn("dropped an answer from another cluster or protocol version (node " + envelope.getSender() + ")");
             return;
         }
