@@ -24,6 +24,7 @@ public final class Agent {
     }
 
     private static void start(String arguments, Instrumentation instrumentation, boolean atStartup) {
+        ProtobufUnsafeGuard.install(instrumentation);
         AgentOptions options;
         try {
             options = AgentOptions.parse(arguments);

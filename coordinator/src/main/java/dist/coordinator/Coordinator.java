@@ -16,6 +16,7 @@ import dist.transport.Endpoint;
 import dist.transport.Handler;
 import dist.transport.Inbound;
 import dist.transport.Log;
+import dist.transport.TransportException;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -138,7 +139,12 @@ public final class Coordinator implements AutoCloseable {
         NodeEvent event = NodeEvent.newBuilder().setNode(node).setTableVersion(table.version()).build();
         for (NodeInfo member : table.alive()) {
             if (member.getId() != node.getId()) {
-                endpoint.send(member.getAddress(), MembershipType.NODE_EVENT_VALUE, event);
+                try {
+                    endpoint.send(member.getAddress(), MembershipType.NODE_EVENT_VALUE, event);
+                } catch (TransportException e) {
+                    // that member is unreachable: the failure detector will declare it in its turn
+                    Log.debug("coordinator: could not tell node " + member.getId() + ": " + e.getMessage());
+                }
             }
         }
     }

@@ -11,6 +11,7 @@ import dist.coordinator.proto.NodeInfo;
 import dist.coordinator.proto.NodeState;
 import dist.coordinator.proto.NodeTable;
 import dist.coordinator.proto.Role;
+import dist.transport.ClusterSecret;
 import dist.transport.Endpoint;
 import dist.transport.Handler;
 import dist.transport.Log;
@@ -49,26 +50,30 @@ public final class Membership implements AutoCloseable {
     private final Endpoint endpoint;
     private final String coordinator;
     private final Listener listener;
-    private final int nodeId;
     private final Map<Integer, NodeInfo> nodes = new ConcurrentHashMap<>();
     private final ScheduledExecutorService heartbeats;
     private final LoadProbe probe = new LoadProbe();
-    private final long failureTimeoutNanos;
-    private volatile long lastAnsweredNanos = System.nanoTime();
+    private volatile int nodeId;
+    private volatile long failureTimeoutNanos;
+    private volatile long lastAnsweredNanos;
     private volatile boolean lost;
 
-    private Membership(Endpoint endpoint, String coordinator, Listener listener, JoinReply reply) {
+    private Membership(Endpoint endpoint, String coordinator, Listener listener) {
         this.endpoint = endpoint;
         this.coordinator = coordinator;
         this.listener = listener;
-        this.nodeId = reply.getNodeId();
-        this.failureTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(reply.getFailureTimeoutMillis());
-        reply.getNodesList().forEach(n -> nodes.put(n.getId(), n));
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "dist-heartbeat");
             t.setDaemon(true);
             return t;
         });
+    }
+
+    private void joined(JoinReply reply) {
+        this.nodeId = reply.getNodeId();
+        this.failureTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(reply.getFailureTimeoutMillis());
+        this.lastAnsweredNanos = System.nanoTime();
+        reply.getNodesList().forEach(this::merge);
         heartbeats.scheduleAtFixedRate(this::beat, 0, reply.getHeartbeatMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -85,6 +90,12 @@ public final class Membership implements AutoCloseable {
                 .setPid(ProcessHandle.current().pid())
                 .setHost(hostName())
                 .build();
+        // Node events may overtake the join reply: the handler is in place before the request leaves.
+        Membership membership = new Membership(endpoint, coordinator, listener);
+        endpoint.registerImmediate(MembershipType.NODE_EVENT_VALUE, message -> {
+            membership.onEvent(message.decode(NodeEvent.parser()));
+            return null;
+        });
         JoinReply reply;
         try {
             reply = endpoint.call(coordinator, MembershipType.JOIN_VALUE, request, JoinReply.parser(), JOIN_TIMEOUT);
@@ -93,16 +104,12 @@ public final class Membership implements AutoCloseable {
                     + JOIN_TIMEOUT.toSeconds() + " s; is `dist coordinator --bind " + coordinator + "` running?", e);
         } catch (RemoteErrorException e) {
             String hint = e.code() == ErrorCode.WRONG_CLUSTER
-                    ? " (set " + dist.transport.ClusterSecret.ENV + " to the coordinator's secret)" : "";
+                    ? " (set " + ClusterSecret.ENV + " to the coordinator's secret)" : "";
             throw new TransportException("the coordinator at " + coordinator + " refused to admit this node: "
                     + e.getMessage() + hint, e);
         }
         endpoint.nodeId(reply.getNodeId());
-        Membership membership = new Membership(endpoint, coordinator, listener, reply);
-        endpoint.registerImmediate(MembershipType.NODE_EVENT_VALUE, message -> {
-            membership.onEvent(message.decode(NodeEvent.parser()));
-            return null;
-        });
+        membership.joined(reply);
         return membership;
     }
 
@@ -153,14 +160,22 @@ public final class Membership implements AutoCloseable {
 
     private void onEvent(NodeEvent event) {
         NodeInfo node = event.getNode();
-        synchronized (nodes) {
-            nodes.put(node.getId(), node);
-            nodes.notifyAll();
-        }
+        merge(node);
         if (node.getState() != NodeState.ALIVE) {
             endpoint.disconnect(node.getAddress());
         }
         listener.changed(node);
+    }
+
+    /** A node's state only moves forward (ALIVE to LEFT or DEAD): late news of it alive is ignored. */
+    private void merge(NodeInfo node) {
+        synchronized (nodes) {
+            NodeInfo known = nodes.get(node.getId());
+            if (known == null || known.getState() == NodeState.ALIVE || node.getState() != NodeState.ALIVE) {
+                nodes.put(node.getId(), node);
+            }
+            nodes.notifyAll();
+        }
     }
 
     private void beat() {
