@@ -4,8 +4,9 @@ import com.google.protobuf.MessageLite;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Handles one message type. Runs on the endpoint's loop thread, so it must not block: work that
- * waits (disk, locks, other nodes) returns an unfinished stage and completes it elsewhere.
+ * Handles one message type. Runs on the reader thread of the connection the message came on, so
+ * it must not block (that connection would stall): work that waits (disk, locks, other nodes)
+ * returns an unfinished stage and completes it elsewhere.
  * For a one-way message the result is ignored; for a request it is the reply.
  * Throwing {@link RefusedException} answers REFUSED with its message; any other exception
  * answers HANDLER_FAILED.

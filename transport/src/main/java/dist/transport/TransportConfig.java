@@ -5,9 +5,10 @@ import java.time.Duration;
 /**
  * How an {@link Endpoint} binds and what it accepts.
  *
- * @param bindAddress    a ZeroMQ tcp address; port 0 picks a free port. Loopback unless told otherwise.
+ * @param bindAddress    {@code tcp://HOST:PORT}; port 0 picks a free port. Loopback unless told otherwise.
  * @param secret         the cluster secret; envelopes with another token are refused
- * @param maxFrameBytes  frames larger than this are refused on send and dropped by ZeroMQ on receive
+ * @param maxFrameBytes  larger frames are refused on send; on receive they are answered with an
+ *                       error and the connection is closed
  * @param requestTimeout how long a request waits for its reply unless the caller says otherwise
  */
 public record TransportConfig(String bindAddress, ClusterSecret secret, int maxFrameBytes, Duration requestTimeout) {
