@@ -121,6 +121,36 @@ class CoordinatorIT {
     }
 
     @Test
+    void aHomeJoinsARunningCoordinatorUsesItsWorkerAndTheWorkerEndsWhenTheHomeIsKilled() throws Exception {
+        Jvm worker = worker(secret.value());
+        awaitState(worker.pid(), NodeState.ALIVE, Duration.ofSeconds(60));
+
+        Jvm firstHome = started(Jvm.start(Map.of(ClusterSecret.ENV, secret.value()), List.of(
+                "-javaagent:" + Jvm.DIST_JAR + "=join=" + address, "-cp", Jvm.TEST_CLASSES.toString(),
+                "itapp.InvokeEverywhere")));
+        assertEquals(0, firstHome.awaitExit(Duration.ofSeconds(60)), firstHome.output());
+        assertTrue(firstHome.stdout().stream().anyMatch(line -> line.matches(
+                "  describe: pid=" + worker.pid() + " loader=dist-remote sum=385 .*")), firstHome.output());
+        assertExited(worker, "after its home ended normally");
+
+        Jvm secondWorker = worker(secret.value());
+        awaitState(secondWorker.pid(), NodeState.ALIVE, Duration.ofSeconds(60));
+        Jvm killedHome = started(Jvm.start(Map.of(ClusterSecret.ENV, secret.value()), List.of(
+                "-javaagent:" + Jvm.DIST_JAR + "=join=" + address, "-cp", Jvm.TEST_CLASSES.toString(), "itapp.Sleeper")));
+        killedHome.awaitLine("sleeper started", Duration.ofSeconds(60));
+        killedHome.process().destroyForcibly();
+        killedHome.process().waitFor();
+        assertExited(secondWorker, "after its home was killed");
+    }
+
+    /** Workers end within 5 s of their home's end, however it ends. */
+    private static void assertExited(Jvm worker, String when) throws InterruptedException {
+        if (!worker.process().waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
+            throw new AssertionError("worker " + worker.pid() + " still running 5 s " + when + "\n" + worker.output());
+        }
+    }
+
+    @Test
     void aWrongClusterSecretIsRefusedWithAClearErrorAndTheCoordinatorKeepsServing() throws Exception {
         Jvm intruder = worker("not-the-secret");
         assertEquals(1, intruder.awaitExit(Duration.ofSeconds(60)), intruder.output());
