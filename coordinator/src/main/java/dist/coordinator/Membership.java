@@ -99,18 +99,28 @@ public final class Membership implements AutoCloseable {
         JoinReply reply;
         try {
             reply = endpoint.call(coordinator, MembershipType.JOIN_VALUE, request, JoinReply.parser(), JOIN_TIMEOUT);
-        } catch (RequestTimeoutException e) {
-            throw new TransportException("no coordinator answered at " + coordinator + " within "
-                    + JOIN_TIMEOUT.toSeconds() + " s; is `dist coordinator --bind " + coordinator + "` running?", e);
-        } catch (RemoteErrorException e) {
-            String hint = e.code() == ErrorCode.WRONG_CLUSTER
-                    ? " (set " + ClusterSecret.ENV + " to the coordinator's secret)" : "";
-            throw new TransportException("the coordinator at " + coordinator + " refused to admit this node: "
-                    + e.getMessage() + hint, e);
+        } catch (RuntimeException e) {
+            endpoint.unregister(MembershipType.NODE_EVENT_VALUE); // so that the endpoint may try again
+            throw joinFailure(coordinator, e);
         }
         endpoint.nodeId(reply.getNodeId());
         membership.joined(reply);
         return membership;
+    }
+
+    /** The join failure as the user should read it: what went wrong and what to do. */
+    private static RuntimeException joinFailure(String coordinator, RuntimeException failure) {
+        if (failure instanceof RequestTimeoutException) {
+            return new TransportException("no coordinator answered at " + coordinator + " within "
+                    + JOIN_TIMEOUT.toSeconds() + " s; is `dist coordinator --bind " + coordinator + "` running?", failure);
+        }
+        if (failure instanceof RemoteErrorException refused) {
+            String hint = refused.code() == ErrorCode.WRONG_CLUSTER
+                    ? " (set " + ClusterSecret.ENV + " to the coordinator's secret)" : "";
+            return new TransportException("the coordinator at " + coordinator + " refused to admit this node: "
+                    + refused.getMessage() + hint, refused);
+        }
+        return failure;
     }
 
     public int nodeId() {

@@ -12,8 +12,8 @@ public record MembershipSettings(Duration heartbeat, Duration failureTimeout) {
     public static final MembershipSettings DEFAULT = new MembershipSettings(Duration.ofMillis(500), Duration.ofSeconds(2));
 
     public MembershipSettings {
-        if (heartbeat.isNegative() || heartbeat.isZero()) {
-            throw new IllegalArgumentException("heartbeat interval must be positive, got " + heartbeat);
+        if (heartbeat.toMillis() < 1) {
+            throw new IllegalArgumentException("heartbeat interval must be at least 1 ms, got " + heartbeat);
         }
         if (failureTimeout.compareTo(heartbeat.multipliedBy(2)) < 0) {
             throw new IllegalArgumentException("failure timeout (" + failureTimeout.toMillis()

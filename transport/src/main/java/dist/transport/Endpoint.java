@@ -61,6 +61,7 @@ public final class Endpoint implements AutoCloseable {
     private final AtomicLong correlations = new AtomicLong();
     private final TransportCounters counters = new TransportCounters();
     private final ScheduledExecutorService timer;
+    private final Thread acceptor;
     private volatile int nodeId;
     private volatile boolean open = true;
 
@@ -87,7 +88,8 @@ public final class Endpoint implements AutoCloseable {
             return t;
         });
         timer.scheduleAtFixedRate(this::expireTimeouts, TIMEOUT_SCAN_MILLIS, TIMEOUT_SCAN_MILLIS, TimeUnit.MILLISECONDS);
-        new ReaderThread(this::accept, "dist-transport-accept " + address).start();
+        this.acceptor = new ReaderThread(this::accept, "dist-transport-accept " + address);
+        acceptor.start();
     }
 
     /** Binds a new endpoint and starts accepting connections. */
@@ -144,6 +146,11 @@ public final class Endpoint implements AutoCloseable {
         if (handlers.putIfAbsent(type, handler) != null) {
             throw new IllegalStateException("message type " + type + " already has a handler");
         }
+    }
+
+    /** Removes the handler of a message type, if any: its messages are answered UNKNOWN_TYPE again. */
+    public void unregister(int type) {
+        handlers.remove(type);
     }
 
     /** Registers a handler that answers at once. */
@@ -221,8 +228,14 @@ public final class Endpoint implements AutoCloseable {
         open = false;
         try {
             listener.close();
+            // The port is released only when the thread blocked in accept() has left it.
+            if (Thread.currentThread() != acceptor) {
+                acceptor.join(1_000);
+            }
         } catch (IOException e) {
             // closing: nothing left to do with the socket
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         outbound.values().forEach(Outbound::close);
         outbound.clear();
@@ -438,6 +451,9 @@ public final class Endpoint implements AutoCloseable {
         CompletionStage<? extends MessageLite> answer;
         try {
             answer = handler.handle(message);
+            if (answer == null) {
+                throw new IllegalStateException("the handler returned no CompletionStage");
+            }
         } catch (Exception e) {
             answer = CompletableFuture.failedFuture(e);
         }
@@ -448,17 +464,21 @@ public final class Endpoint implements AutoCloseable {
         if (failure instanceof CompletionException && failure.getCause() != null) {
             failure = failure.getCause();
         }
+        if (failure == null && message.kind() == Kind.REQUEST) {
+            ByteString body = reply == null ? ByteString.EMPTY : reply.toByteString();
+            try {
+                reply(connection, frame(Kind.REPLY, message.correlation(), message.type(), body));
+                return;
+            } catch (TransportException tooLarge) {
+                failure = tooLarge; // the requester hears why instead of waiting for its timeout
+            }
+        }
         if (failure != null) {
             ErrorCode code = failure instanceof Handler.RefusedException ? ErrorCode.REFUSED
                     : failure instanceof Inbound.BadBodyException ? ErrorCode.BAD_BODY
                     : ErrorCode.HANDLER_FAILED;
             String text = code == ErrorCode.HANDLER_FAILED ? failure.toString() : failure.getMessage();
             reject(connection, message.correlation(), code, text + " (message type " + message.type() + ")");
-            return;
-        }
-        if (message.kind() == Kind.REQUEST) {
-            ByteString body = reply == null ? ByteString.EMPTY : reply.toByteString();
-            reply(connection, frame(Kind.REPLY, message.correlation(), message.type(), body));
         }
     }
 

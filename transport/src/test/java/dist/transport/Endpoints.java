@@ -26,6 +26,11 @@ final class Endpoints implements AutoCloseable {
         return TransportConfig.loopback(secret);
     }
 
+    TransportConfig config(int maxFrameBytes) {
+        TransportConfig loopback = config();
+        return new TransportConfig(loopback.bindAddress(), secret, maxFrameBytes, loopback.requestTimeout());
+    }
+
     Endpoint open() {
         return open(config());
     }
