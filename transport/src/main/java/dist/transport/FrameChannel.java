@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Length-prefixed frames on a blocking socket: a 4-byte magic when the connection opens, then
@@ -14,10 +15,12 @@ import java.nio.charset.StandardCharsets;
 final class FrameChannel {
     /** Opens every connection, so that a stray client (HTTP, a port scanner) is recognised at once. */
     static final byte[] MAGIC = "dst1".getBytes(StandardCharsets.US_ASCII);
+    private static final int INPUT_BUFFER_BYTES = 64 * 1024;
 
     private final SocketChannel channel;
     private final int maxFrameBytes;
-    private final ByteBuffer header = ByteBuffer.allocate(4);
+    /** Bytes read from the socket and not yet taken, between position and limit. */
+    private final ByteBuffer in = ByteBuffer.allocate(INPUT_BUFFER_BYTES).flip();
 
     FrameChannel(SocketChannel channel, int maxFrameBytes) {
         this.channel = channel;
@@ -42,27 +45,50 @@ final class FrameChannel {
 
     /** Reads the peer's magic; false when the peer does not speak dist. */
     boolean readMagic() throws IOException {
-        ByteBuffer magic = ByteBuffer.allocate(MAGIC.length);
-        readFully(magic);
-        return java.util.Arrays.equals(magic.array(), MAGIC);
+        fill(MAGIC.length);
+        byte[] magic = new byte[MAGIC.length];
+        in.get(magic);
+        return Arrays.equals(magic, MAGIC);
     }
 
     /**
-     * Reads the next frame's body.
+     * Reads the next frame's body. Reads are buffered: one system call usually brings a whole
+     * small frame, often several.
      *
      * @throws FrameTooLargeException when the announced length is out of bounds; the stream can no
      *         longer be trusted and the connection must be closed
      */
     byte[] read() throws IOException {
-        header.clear();
-        readFully(header);
-        int length = header.getInt(0);
+        fill(4);
+        int length = in.getInt(in.position());
         if (length < 0 || length > maxFrameBytes) {
             throw new FrameTooLargeException(length, maxFrameBytes);
         }
-        ByteBuffer body = ByteBuffer.allocate(length);
-        readFully(body);
-        return body.array();
+        in.position(in.position() + 4);
+        byte[] body = new byte[length];
+        int buffered = Math.min(length, in.remaining());
+        in.get(body, 0, buffered);
+        if (buffered < length) {
+            readFully(ByteBuffer.wrap(body, buffered, length - buffered));
+        }
+        return body;
+    }
+
+    /** Makes at least {@code count} unread bytes available in the input buffer. */
+    private void fill(int count) throws IOException {
+        if (in.remaining() >= count) {
+            return;
+        }
+        in.compact();
+        try {
+            while (in.position() < count) {
+                if (channel.read(in) < 0) {
+                    throw new EOFException("connection closed by peer");
+                }
+            }
+        } finally {
+            in.flip();
+        }
     }
 
     private void readFully(ByteBuffer buffer) throws IOException {
