@@ -37,7 +37,7 @@ public final class Agent {
         instrumentation.addTransformer(new ApplicationTransformer());
         try {
             if (options.role() == AgentOptions.Role.HOME) {
-                HomeNode.start(options);
+                HomeNode.start(options, atStartup ? Thread.currentThread() : null);
             } else {
                 WorkerNode.start(options);
                 if (atStartup) {

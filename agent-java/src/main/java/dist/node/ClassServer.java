@@ -20,6 +20,10 @@ final class ClassServer {
         this.applicationLoader = applicationLoader;
     }
 
+    /**
+     * Answers on the transport's reader thread: a class path read is a read of a local jar or
+     * directory, short enough not to stall the connection it arrived on.
+     */
     static void serve(Endpoint endpoint, ClassLoader applicationLoader) {
         ClassServer server = new ClassServer(applicationLoader);
         endpoint.registerImmediate(NodeMessageType.CLASS_BYTES_VALUE, message ->

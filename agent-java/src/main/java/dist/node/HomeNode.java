@@ -46,8 +46,13 @@ public final class HomeNode {
         this.coordinator = coordinator;
     }
 
-    /** Starts the home node and, for {@code nodes=N}, its N-1 local workers; returns once all have joined. */
-    public static void start(AgentOptions options) throws IOException, InterruptedException {
+    /**
+     * Starts the home node and, for {@code nodes=N}, its N-1 local workers; returns once all have
+     * joined.
+     *
+     * @param mainThread the thread that will run {@code main}, or null when dist was attached late
+     */
+    public static void start(AgentOptions options, Thread mainThread) throws IOException, InterruptedException {
         ClusterSecret secret = options.join() == null ? ClusterSecret.random() : ClusterSecret.fromEnvironment();
         if (secret == null) {
             throw new StartupException("joining the coordinator at " + options.join() + " needs its cluster secret: set "
@@ -82,7 +87,9 @@ public final class HomeNode {
             }
         });
         runtime.install(membership);
-        ApplicationThreads.main(Thread.currentThread());
+        if (mainThread != null) {
+            ApplicationThreads.main(mainThread);
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(home::end, "dist-home-shutdown"));
         if (options.nodes() > 1) {
             home.startWorkers(coordinatorAddress, secret, membership);
