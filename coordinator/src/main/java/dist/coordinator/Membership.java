@@ -120,6 +120,10 @@ public final class Membership implements AutoCloseable {
             return new TransportException("the coordinator at " + coordinator + " refused to admit this node: "
                     + refused.getMessage() + hint, refused);
         }
+        if (failure instanceof TransportException) {
+            return new TransportException(failure.getMessage() + "; is `dist coordinator --bind " + coordinator
+                    + "` running?", failure);
+        }
         return failure;
     }
 

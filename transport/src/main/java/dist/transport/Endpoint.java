@@ -345,7 +345,8 @@ public final class Endpoint implements AutoCloseable {
             if (broken != null) {
                 broken.close();
             }
-            failPending(p -> p.peer().equals(peer), "connection to " + peer + " lost: " + cause.getMessage());
+            failPending(p -> p.peer().equals(peer), (broken == null ? "cannot reach " + peer : "connection to " + peer
+                    + " lost") + ": " + cause.getMessage());
         }
 
         synchronized void close() {
