@@ -6,6 +6,7 @@ import dist.coordinator.proto.MembershipType;
 import dist.coordinator.proto.NodeInfo;
 import dist.coordinator.proto.NodeTable;
 import dist.coordinator.proto.StatusRequest;
+import dist.mpi.MpiRun;
 import dist.transport.ClusterSecret;
 import dist.transport.Endpoint;
 import dist.transport.TransportConfig;
@@ -29,6 +30,8 @@ public final class Main {
                   The cluster secret comes from DIST_SECRET; without it one is made and printed.
               status --coordinator tcp://HOST:PORT
                   print the nodes of a cluster (DIST_SECRET must hold its secret)
+              mpirun -np N [--threads] [--prefix] -- [java options] (-cp APP Main | -jar app.jar) [args]
+                  run an MPI (mpiJava 1.2) program as N ranks; `mpirun --help` for more
             """;
 
     private Main() {}
@@ -43,6 +46,7 @@ public final class Main {
             switch (args[0]) {
                 case "coordinator" -> coordinator(new Options(rest, "coordinator", "--bind", "--failure-timeout"));
                 case "status" -> status(new Options(rest, "status", "--coordinator"));
+                case "mpirun" -> System.exit(MpiRun.run(rest.toArray(String[]::new), System.out, System.err));
                 default -> throw new UsageException("unknown command '" + args[0] + "'");
             }
         } catch (UsageException e) {

@@ -73,8 +73,7 @@ public final class Coordinator implements AutoCloseable {
                         + ", pid " + home.get().getPid() + "); start another coordinator for a second program");
             }
         }
-        NodeInfo node = table.add(request.getRole(), request.getAddress(), request.getPid(), request.getHost(),
-                System.currentTimeMillis(), System.nanoTime());
+        NodeInfo node = table.add(request, System.currentTimeMillis(), System.nanoTime());
         Log.debug("coordinator: node " + node.getId() + " (" + node.getRole() + ", pid " + node.getPid() + ") joined");
         announce(node);
         return JoinReply.newBuilder()

@@ -1,5 +1,6 @@
 package dist.coordinator;
 
+import dist.coordinator.proto.JoinRequest;
 import dist.coordinator.proto.Load;
 import dist.coordinator.proto.NodeInfo;
 import dist.coordinator.proto.NodeState;
@@ -22,13 +23,14 @@ final class Members {
     private int nextId = 1;
     private long version;
 
-    synchronized NodeInfo add(Role role, String address, long pid, String host, long nowMillis, long nowNanos) {
+    synchronized NodeInfo add(JoinRequest request, long nowMillis, long nowNanos) {
         NodeInfo node = NodeInfo.newBuilder()
                 .setId(nextId++)
-                .setRole(role)
-                .setAddress(address)
-                .setPid(pid)
-                .setHost(host)
+                .setRole(request.getRole())
+                .setAddress(request.getAddress())
+                .setPid(request.getPid())
+                .setHost(request.getHost())
+                .putAllLabels(request.getLabelsMap())
                 .setJoinedAtMillis(nowMillis)
                 .setState(NodeState.ALIVE)
                 .build();

@@ -23,6 +23,7 @@ import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,6 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * A node's side of the membership protocol: join, heartbeats carrying the load, the node events
@@ -84,8 +86,15 @@ public final class Membership implements AutoCloseable {
      * @throws TransportException with a message naming the cause when the join is refused or unanswered
      */
     public static Membership join(Endpoint endpoint, String coordinator, Role role, Listener listener) {
+        return join(endpoint, coordinator, role, Map.of(), listener);
+    }
+
+    /** Joins with labels that every member will see in this node's {@link NodeInfo}. */
+    public static Membership join(Endpoint endpoint, String coordinator, Role role, Map<String, String> labels,
+                                  Listener listener) {
         JoinRequest request = JoinRequest.newBuilder()
                 .setRole(role)
+                .putAllLabels(labels)
                 .setAddress(endpoint.address())
                 .setPid(ProcessHandle.current().pid())
                 .setHost(hostName())
@@ -147,15 +156,28 @@ public final class Membership implements AutoCloseable {
                 .toList();
     }
 
+    /** Every node this node has heard of, alive or not, ordered by id. */
+    public List<NodeInfo> known() {
+        return nodes.values().stream().sorted((a, b) -> Integer.compare(a.getId(), b.getId())).toList();
+    }
+
     public Optional<NodeInfo> node(int id) {
         return Optional.ofNullable(nodes.get(id));
     }
 
     /** Waits until {@code count} nodes are alive; false if the time ran out first. */
     public boolean awaitAlive(int count, Duration timeout) throws InterruptedException {
+        return await(known -> known.stream().filter(n -> n.getState() == NodeState.ALIVE).count() >= count, timeout);
+    }
+
+    /**
+     * Waits until the nodes this node has heard of (alive or not) satisfy {@code condition};
+     * false if the time ran out or membership was lost first.
+     */
+    public boolean await(Predicate<Collection<NodeInfo>> condition, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (nodes) {
-            while (alive().size() < count) {
+            while (!condition.test(List.copyOf(nodes.values()))) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0 || lost) {
                     return false;

@@ -1,0 +1,48 @@
+package mpi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dist.mpi.ThreadsJob;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import mpitest.collectives.Communicators;
+import mpitest.collectives.DataMovement;
+import mpitest.collectives.Misuse;
+import mpitest.collectives.Reductions;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Runs the self-checking collective programs of {@code mpitest.collectives} in threads mode with
+ * powers of two (2, 4, 8) and other sizes (1, 3, 5, 6), which take the algorithms' fix-up paths.
+ * A program throws on a wrong result; the job then exits with 1 and its report is the failure message.
+ */
+class CollectiveProgramsTest {
+    private static final int[] SIZES = {1, 2, 3, 4, 5, 6, 8};
+
+    static Stream<Arguments> jobs() {
+        return Stream.of(DataMovement.class, Reductions.class, Communicators.class, Misuse.class)
+                .flatMap(program -> IntStream.of(SIZES).mapToObj(ranks -> Arguments.of(program.getSimpleName(), program, ranks)));
+    }
+
+    @ParameterizedTest(name = "{0} with {2} ranks")
+    @MethodSource("jobs")
+    @Timeout(value = 120, unit = TimeUnit.SECONDS) // a hang is a failure, not a stuck build
+    void programSucceeds(String name, Class<?> program, int ranks) throws Exception {
+        ByteArrayOutputStream report = new ByteArrayOutputStream();
+        int exit;
+        try (PrintStream err = new PrintStream(report, true, StandardCharsets.UTF_8)) {
+            Path classes = Path.of(program.getProtectionDomain().getCodeSource().getLocation().toURI());
+            exit = ThreadsJob.run(ranks, List.of(classes), program.getName(), new String[0], err);
+        }
+        assertEquals(0, exit, () -> name + " failed with " + ranks + " ranks:\n" + report.toString(StandardCharsets.UTF_8));
+    }
+}
