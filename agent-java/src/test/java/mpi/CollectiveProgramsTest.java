@@ -1,19 +1,12 @@
 package mpi;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import dist.mpi.ThreadsJob;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import mpitest.collectives.Communicators;
 import mpitest.collectives.DataMovement;
 import mpitest.collectives.Misuse;
+import mpitest.Ranks;
 import mpitest.collectives.Reductions;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,12 +30,6 @@ class CollectiveProgramsTest {
     @MethodSource("jobs")
     @Timeout(value = 120, unit = TimeUnit.SECONDS) // a hang is a failure, not a stuck build
     void programSucceeds(String name, Class<?> program, int ranks) throws Exception {
-        ByteArrayOutputStream report = new ByteArrayOutputStream();
-        int exit;
-        try (PrintStream err = new PrintStream(report, true, StandardCharsets.UTF_8)) {
-            Path classes = Path.of(program.getProtectionDomain().getCodeSource().getLocation().toURI());
-            exit = ThreadsJob.run(ranks, List.of(classes), program.getName(), new String[0], err);
-        }
-        assertEquals(0, exit, () -> name + " failed with " + ranks + " ranks:\n" + report.toString(StandardCharsets.UTF_8));
+        Ranks.runThreads(ranks, program);
     }
 }

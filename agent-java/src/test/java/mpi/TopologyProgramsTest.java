@@ -1,14 +1,8 @@
 package mpi;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import dist.mpi.ThreadsJob;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import mpitest.Ranks;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,14 +26,6 @@ class TopologyProgramsTest {
     @MethodSource("jobs")
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void programChecksOut(String program, int ranks) throws Exception {
-        String mainClass = "mpitest.topology." + program;
-        Path classes = Path.of(Class.forName(mainClass, false, getClass().getClassLoader())
-                .getProtectionDomain().getCodeSource().getLocation().toURI());
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit;
-        try (PrintStream errors = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            exit = ThreadsJob.run(ranks, List.of(classes), mainClass, new String[0], errors);
-        }
-        assertEquals(0, exit, () -> program + " on " + ranks + " ranks failed:\n" + err.toString(StandardCharsets.UTF_8));
+        Ranks.runThreads(ranks, Class.forName("mpitest.topology." + program));
     }
 }

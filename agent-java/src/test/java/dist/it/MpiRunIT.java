@@ -9,7 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
 
 /** `dist mpirun` with ranks as separate JVMs (and, for comparison, as threads) on real sockets. */
@@ -20,11 +22,20 @@ class MpiRunIT {
         return Jvm.start(Map.of(), command);
     }
 
-    @ParameterizedTest(name = "{0} processes")
-    @ValueSource(ints = {2, 4, 8})
-    void pointToPointProgramPassesWithRanksAsProcesses(int ranks) throws Exception {
+    /** The self-checking programs that the unit tests run as threads, here with ranks as JVMs. */
+    static Stream<Arguments> programs() {
+        return Stream.of("p2p.PointToPoint", "collectives.DataMovement", "collectives.Reductions",
+                        "collectives.Communicators", "collectives.Misuse", "topology.CartesianGrid",
+                        "topology.CartesianSub", "topology.GraphTopology", "topology.InterCommunicator",
+                        "topology.TopologyErrors")
+                .flatMap(program -> Stream.of(2, 4, 8).map(ranks -> Arguments.of(program, ranks)));
+    }
+
+    @ParameterizedTest(name = "{0} on {1} processes")
+    @MethodSource("programs")
+    void programPassesWithRanksAsProcesses(String program, int ranks) throws Exception {
         try (Jvm run = mpirun("-np", String.valueOf(ranks), "--", "-cp", Jvm.TEST_CLASSES.toString(),
-                "mpitest.p2p.PointToPoint")) {
+                "mpitest." + program)) {
             assertEquals(0, run.awaitExit(Duration.ofSeconds(180)), run.output());
         }
     }

