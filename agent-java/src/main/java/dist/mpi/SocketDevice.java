@@ -13,10 +13,15 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The device of ranks in separate processes: one TCP connection per ordered pair of ranks, opened
- * by the sender on its first message. The sending thread writes header and payload itself in one
- * gathering write; one reader thread per incoming connection hands complete messages to the
- * messenger. Connections open with a hello carrying the cluster token and the sender's rank.
+ * The device of ranks in separate processes: one TCP connection per pair of ranks, opened by
+ * whichever sends first and then used by both for both directions. Two-way traffic on one socket
+ * lets each message carry the acknowledgement of the last one the other way; with a socket per
+ * direction every message also cost a bare ACK packet, which on this machine tripled the
+ * round-trip time. If both ranks open a connection at once, each keeps sending on the one it
+ * chose first (so its messages stay in order) and reads both. The sending thread writes header
+ * and payload itself in one gathering write; one reader thread per connection hands complete
+ * messages to the messenger. A connection opens with a hello carrying the cluster token and the
+ * opener's rank.
  */
 public final class SocketDevice implements Device {
     private static final byte[] MAGIC = "dmp1".getBytes(StandardCharsets.US_ASCII);
@@ -51,13 +56,11 @@ public final class SocketDevice implements Device {
         SocketChannel channel;
         synchronized (this) {
             channel = outgoing[dest];
-            if (channel == null) {
-                channel = connect(dest);
-                outgoing[dest] = channel;
-                headers[dest] = ByteBuffer.allocateDirect(4 + MessageHeader.WIRE_BYTES);
-            }
         }
-        // One lock per destination keeps each sender's messages to that rank in order.
+        if (channel == null) {
+            channel = adopt(dest, connect(dest));
+        }
+        // One lock per channel keeps each rank's messages to a peer in order.
         synchronized (channel) {
             ByteBuffer head = headers[dest].clear();
             head.putInt(payload.length)
@@ -71,6 +74,22 @@ public final class SocketDevice implements Device {
         }
     }
 
+    /**
+     * Makes {@code channel} the one this rank sends to {@code peer} on, unless one was chosen
+     * already; returns the chosen one. Either way the channel is read.
+     */
+    private SocketChannel adopt(int peer, SocketChannel channel) {
+        SocketChannel chosen;
+        synchronized (this) {
+            if (outgoing[peer] == null) {
+                outgoing[peer] = channel;
+                headers[peer] = ByteBuffer.allocateDirect(4 + MessageHeader.WIRE_BYTES);
+            }
+            chosen = outgoing[peer];
+        }
+        return chosen;
+    }
+
     private SocketChannel connect(int dest) throws IOException {
         SocketChannel channel = SocketChannel.open(ranks.get(dest));
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -78,6 +97,7 @@ public final class SocketDevice implements Device {
         while (hello.hasRemaining()) {
             channel.write(hello);
         }
+        startReader(channel, dest);
         return channel;
     }
 
@@ -86,9 +106,7 @@ public final class SocketDevice implements Device {
             try {
                 SocketChannel channel = listener.accept();
                 channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                Thread reader = new Thread(() -> read(channel), "dist-mpi-in rank " + rank);
-                reader.setDaemon(true);
-                reader.start();
+                startReader(channel, -1);
             } catch (IOException e) {
                 if (open) {
                     Log.warn("MPI rank " + rank + " stopped accepting connections: " + e);
@@ -98,23 +116,29 @@ public final class SocketDevice implements Device {
         }
     }
 
-    private void read(SocketChannel channel) {
+    /** @param peer the rank at the other end, or -1 when the connection was accepted and its hello is still to come */
+    private void startReader(SocketChannel channel, int peer) {
+        Thread reader = new Thread(() -> read(channel, peer), "dist-mpi-in rank " + rank);
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    private void read(SocketChannel channel, int knownPeer) {
         try (channel) {
-            ByteBuffer hello = readFully(channel, ByteBuffer.allocate(HELLO_BYTES)).flip();
-            byte[] magic = new byte[MAGIC.length];
-            hello.get(magic);
-            if (!java.util.Arrays.equals(magic, MAGIC) || hello.getLong() != token) {
-                Log.warn("MPI rank " + rank + " refused a connection from " + channel.getRemoteAddress()
-                        + ": not a rank of this job (wrong magic or cluster secret)");
-                return;
+            int from = knownPeer;
+            if (from < 0) {
+                from = readHello(channel);
+                if (from < 0) {
+                    return;
+                }
+                adopt(from, channel);
             }
-            int from = hello.getInt();
             ByteBuffer head = ByteBuffer.allocateDirect(4 + MessageHeader.WIRE_BYTES);
             while (open) {
                 readFully(channel, head.clear()).flip();
                 int length = head.getInt();
                 if (length < 0 || length > MAX_PAYLOAD) {
-                    Log.warn("MPI rank " + rank + " dropped the connection from rank " + from
+                    Log.warn("MPI rank " + rank + " dropped the connection with rank " + from
                             + ": message length " + length + " is out of bounds");
                     return;
                 }
@@ -125,12 +149,29 @@ public final class SocketDevice implements Device {
                 sink.accept(new Message(header, payload));
             }
         } catch (EOFException e) {
-            // the sending rank finished and closed its side
+            // the other rank finished and closed the connection
         } catch (IOException e) {
             if (open) {
                 Log.debug("MPI rank " + rank + ": connection ended: " + e.getMessage());
             }
         }
+    }
+
+    /** The opener's rank, or -1 (and a log line) when it is not a rank of this job. */
+    private int readHello(SocketChannel channel) throws IOException {
+        ByteBuffer hello = readFully(channel, ByteBuffer.allocate(HELLO_BYTES)).flip();
+        byte[] magic = new byte[MAGIC.length];
+        hello.get(magic);
+        int from = -1;
+        if (java.util.Arrays.equals(magic, MAGIC) && hello.getLong() == token) {
+            from = hello.getInt();
+        }
+        if (from < 0 || from >= ranks.size()) {
+            Log.warn("MPI rank " + rank + " refused a connection from " + channel.getRemoteAddress()
+                    + ": not a rank of this job (wrong magic, cluster secret or rank)");
+            return -1;
+        }
+        return from;
     }
 
     private static ByteBuffer readFully(SocketChannel channel, ByteBuffer buffer) throws IOException {
