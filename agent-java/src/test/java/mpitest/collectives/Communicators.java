@@ -1,5 +1,7 @@
 package mpitest.collectives;
 
+import mpitest.Check;
+
 import java.util.ArrayList;
 import java.util.List;
 import mpi.Comm;

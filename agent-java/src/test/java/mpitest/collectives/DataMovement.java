@@ -1,5 +1,7 @@
 package mpitest.collectives;
 
+import mpitest.Check;
+
 import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;

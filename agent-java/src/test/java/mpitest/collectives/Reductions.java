@@ -1,5 +1,7 @@
 package mpitest.collectives;
 
+import mpitest.Check;
+
 import java.util.Arrays;
 import mpi.Datatype;
 import mpi.Intracomm;

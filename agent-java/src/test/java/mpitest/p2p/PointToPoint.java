@@ -1,8 +1,8 @@
 package mpitest.p2p;
 
-import static mpitest.p2p.Check.equal;
-import static mpitest.p2p.Check.fails;
-import static mpitest.p2p.Check.that;
+import static mpitest.Check.equal;
+import static mpitest.Check.fails;
+import static mpitest.Check.that;
 
 import mpi.Comm;
 import mpi.MPI;
@@ -145,7 +145,7 @@ public final class PointToPoint {
             ring.Wait();
         }
 
-        fails(MPI.ERR_BUFFER, () -> world.Bsend(new int[10], 0, 10, MPI.INT, next, 15), "Bsend without a buffer");
+        fails(MPI.ERR_BUFFER, "Bsend without a buffer", () -> world.Bsend(new int[10], 0, 10, MPI.INT, next, 15));
         MPI.Buffer_attach(new byte[1024]);
         world.Bsend(new int[] {7, 8}, 0, 2, MPI.INT, next, 15);
         int[] buffered = new int[2];
@@ -210,11 +210,11 @@ public final class PointToPoint {
     }
 
     private static void errors(Comm world, int size) throws Exception {
-        fails(MPI.ERR_RANK, () -> world.Send(new int[1], 0, 1, MPI.INT, size, 0), "destination out of range");
-        fails(MPI.ERR_TAG, () -> world.Send(new int[1], 0, 1, MPI.INT, 0, -5), "negative tag");
-        fails(MPI.ERR_RANK, () -> world.Recv(new int[1], 0, 1, MPI.INT, -7, 0), "source out of range");
+        fails(MPI.ERR_RANK, "destination out of range", () -> world.Send(new int[1], 0, 1, MPI.INT, size, 0));
+        fails(MPI.ERR_TAG, "negative tag", () -> world.Send(new int[1], 0, 1, MPI.INT, 0, -5));
+        fails(MPI.ERR_RANK, "source out of range", () -> world.Recv(new int[1], 0, 1, MPI.INT, -7, 0));
         int rank = world.Rank();
         world.Send(new int[] {1, 2, 3}, 0, 3, MPI.INT, rank, 30);
-        fails(MPI.ERR_TRUNCATE, () -> world.Recv(new int[2], 0, 2, MPI.INT, rank, 30), "message longer than the receive");
+        fails(MPI.ERR_TRUNCATE, "message longer than the receive", () -> world.Recv(new int[2], 0, 2, MPI.INT, rank, 30));
     }
 }

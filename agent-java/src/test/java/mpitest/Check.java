@@ -1,32 +1,32 @@
-package mpitest.collectives;
+package mpitest;
 
 import java.util.Arrays;
 import java.util.Objects;
 import mpi.MPIException;
 
 /** Assertions for the MPI test programs, which run without JUnit on each rank's class loader. */
-final class Check {
+public final class Check {
     private Check() {}
 
     @FunctionalInterface
-    interface Action {
+    public interface Action {
         void run() throws MPIException;
     }
 
-    static void equal(Object expected, Object actual, String what) {
+    public static void equal(Object expected, Object actual, String what) {
         if (!Objects.deepEquals(expected, actual)) {
             throw new AssertionError(what + ": got " + show(actual) + ", expected " + show(expected));
         }
     }
 
-    static void that(boolean condition, String what) {
+    public static void that(boolean condition, String what) {
         if (!condition) {
             throw new AssertionError(what);
         }
     }
 
     /** Runs {@code action}, which must fail with an MPIException of {@code errorClass}. */
-    static MPIException fails(int errorClass, String what, Action action) {
+    public static MPIException fails(int errorClass, String what, Action action) {
         try {
             action.run();
         } catch (MPIException e) {
