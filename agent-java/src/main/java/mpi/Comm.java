@@ -237,6 +237,8 @@ public class Comm {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw error(new MPIException(MPI.ERR_OTHER, "interrupted in Probe", e));
+        } catch (IOException e) {
+            throw error(new MPIException(MPI.ERR_OTHER, "receiving failed: " + e.getMessage(), e));
         } catch (IllegalStateException e) {
             throw error(new MPIException(MPI.ERR_OTHER, e.getMessage(), e));
         }

@@ -1,5 +1,6 @@
 package mpi;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -39,6 +40,7 @@ public class Request {
         if (current == null) {
             return Status.empty();
         }
+        poll(comm);
         if (!current.completion().isDone()) {
             return null;
         }
@@ -69,7 +71,9 @@ public class Request {
 
     private Object await(CompletableFuture<?> completion) throws MPIException {
         try {
-            return completion.get();
+            return comm.messenger.await(completion);
+        } catch (IOException e) {
+            throw comm.error(new MPIException(MPI.ERR_OTHER, "receiving failed: " + e.getMessage(), e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw comm.error(new MPIException(MPI.ERR_OTHER, "interrupted while waiting for a request", e));
@@ -97,9 +101,9 @@ public class Request {
                 return Status.empty();
             }
             try {
-                CompletableFuture.anyOf(active.toArray(CompletableFuture[]::new)).get();
-            } catch (ExecutionException e) {
-                // the failed request is found done on the next pass and reports its own error
+                communicatorOf(requests).messenger.awaitAny(active);
+            } catch (IOException e) {
+                throw new MPIException(MPI.ERR_OTHER, "receiving failed: " + e.getMessage(), e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new MPIException(MPI.ERR_OTHER, "interrupted in Waitany", e);
@@ -109,6 +113,7 @@ public class Request {
 
     /** The status of one completed request with its index, or null when none has completed. */
     public static Status Testany(Request[] requests) throws MPIException {
+        pollAll(requests);
         boolean anyActive = false;
         for (int i = 0; i < requests.length; i++) {
             Operation op = requests[i] == null ? null : requests[i].operation;
@@ -133,6 +138,7 @@ public class Request {
 
     /** All statuses if every request has completed, else null (and nothing is completed). */
     public static Status[] Testall(Request[] requests) throws MPIException {
+        pollAll(requests);
         for (Request request : requests) {
             if (request != null && request.operation != null && !request.operation.completion().isDone()) {
                 return null;
@@ -155,6 +161,7 @@ public class Request {
 
     /** The statuses, with indices, of the requests that have completed (possibly none). */
     public static Status[] Testsome(Request[] requests) throws MPIException {
+        pollAll(requests);
         List<Status> done = new ArrayList<>();
         for (int i = 0; i < requests.length; i++) {
             Operation op = requests[i] == null ? null : requests[i].operation;
@@ -163,6 +170,31 @@ public class Request {
             }
         }
         return done.toArray(Status[]::new);
+    }
+
+    /** Receives what has arrived for the rank of these requests (they all belong to one rank). */
+    private static void pollAll(Request[] requests) throws MPIException {
+        Comm comm = communicatorOf(requests);
+        if (comm != null) {
+            poll(comm);
+        }
+    }
+
+    private static void poll(Comm comm) throws MPIException {
+        try {
+            comm.messenger.poll();
+        } catch (IOException e) {
+            throw comm.error(new MPIException(MPI.ERR_OTHER, "receiving failed: " + e.getMessage(), e));
+        }
+    }
+
+    private static Comm communicatorOf(Request[] requests) {
+        for (Request request : requests) {
+            if (request != null) {
+                return request.comm;
+            }
+        }
+        return null;
     }
 
     private static Status indexed(Status status, int index) {

@@ -127,7 +127,7 @@ public final class Job {
         }
         List<InetSocketAddress> addresses = addresses(membership, size);
         messenger[0] = new Messenger(rank, size,
-                sink -> new SocketDevice(rank, secret.token(), listener, addresses, sink));
+                sink -> Messenger.opened(() -> new SocketDevice(rank, secret.token(), listener, addresses, sink)));
         return new Job(messenger[0], membership, endpoint);
     }
 

@@ -1,30 +1,43 @@
 package dist.mpi;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
  * One rank's message layer: sends through the device (or straight to its own matcher for
- * messages to itself), matches what arrives, and keeps the acknowledgements of synchronous sends.
+ * messages to itself), matches what arrives, keeps the acknowledgements of synchronous sends, and
+ * makes the device progress while a thread of the rank waits.
  */
 public final class Messenger implements AutoCloseable {
+    /** How long one progress step may wait for the network before waiters look at their futures again. */
+    private static final long PROGRESS_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
     private final int rank;
     private final int size;
     private final Matcher matcher;
     private final Device device;
     private final Map<Long, CompletableFuture<Void>> awaitingMatch = new ConcurrentHashMap<>();
+    /** Acknowledgements wait here: they are sent after progress, never from inside a device's receive. */
+    private final Queue<MessageHeader> acknowledgements = new ConcurrentLinkedQueue<>();
     private final AtomicLong syncIds = new AtomicLong();
     private volatile RuntimeException failure;
 
     /** @param devices makes the device from the sink that incoming messages must go to */
-    public Messenger(int rank, int size, Function<java.util.function.Consumer<Message>, Device> devices) {
+    public Messenger(int rank, int size, Function<Consumer<Message>, Device> devices) {
         this.rank = rank;
         this.size = size;
-        this.matcher = new Matcher(this::acknowledge);
+        this.matcher = new Matcher(matched -> acknowledgements.add(matched.header()));
         this.device = devices.apply(this::deliver);
     }
 
@@ -39,6 +52,7 @@ public final class Messenger implements AutoCloseable {
     /** Standard (eager) send: done once the payload is handed over; the payload must not be reused. */
     public void send(int dest, int context, int tag, int elements, byte[] payload) throws IOException {
         transmit(dest, new MessageHeader(context, rank, tag, elements, 0, 0), payload);
+        sendAcknowledgements();
     }
 
     /** Synchronous send: the future completes when the receiver has matched the message. */
@@ -53,19 +67,71 @@ public final class Messenger implements AutoCloseable {
             return matched;
         }
         transmit(dest, new MessageHeader(context, rank, tag, elements, MessageHeader.SYNCHRONOUS, id), payload);
+        sendAcknowledgements();
         return matched;
     }
 
     public PostedReceive receive(int context, int source, int tag) {
-        return matcher.post(context, source, tag);
+        PostedReceive receive = matcher.post(context, source, tag);
+        sendAcknowledgements();
+        return receive;
     }
 
-    public MessageHeader probe(int context, int source, int tag, boolean block) throws InterruptedException {
-        return matcher.probe(context, source, tag, block);
+    /** The header of a matching arrived message; with {@code block}, waits (progressing) for one. */
+    public MessageHeader probe(int context, int source, int tag, boolean block) throws InterruptedException, IOException {
+        while (true) {
+            MessageHeader header = matcher.probe(context, source, tag, false);
+            if (header != null || !block) {
+                if (header == null) {
+                    poll();
+                    header = matcher.probe(context, source, tag, false);
+                }
+                return header;
+            }
+            if (!device.progress(PROGRESS_SLICE_NANOS)) {
+                return matcher.probe(context, source, tag, true);
+            }
+            sendAcknowledgements();
+        }
     }
 
     public boolean cancel(PostedReceive receive) {
         return matcher.cancel(receive);
+    }
+
+    /** Waits for {@code future}, receiving meanwhile; returns its value. */
+    public <T> T await(CompletableFuture<T> future) throws InterruptedException, ExecutionException, IOException {
+        try {
+            while (!future.isDone() && device.progress(PROGRESS_SLICE_NANOS)) {
+                sendAcknowledgements();
+            }
+            return future.get();
+        } finally {
+            sendAcknowledgements();
+        }
+    }
+
+    /** Receives what has arrived without waiting (for Test and Iprobe). */
+    public void poll() throws IOException {
+        device.progress(0);
+        sendAcknowledgements();
+    }
+
+    /** Waits until one of {@code futures} is done, receiving meanwhile. */
+    public void awaitAny(List<? extends CompletableFuture<?>> futures) throws InterruptedException, IOException {
+        CompletableFuture<Object> any = CompletableFuture.anyOf(futures.toArray(CompletableFuture[]::new));
+        while (!any.isDone()) {
+            if (!device.progress(PROGRESS_SLICE_NANOS)) {
+                try {
+                    any.get();
+                } catch (ExecutionException e) {
+                    // the caller finds the failed future done and reports its error
+                }
+                break;
+            }
+            sendAcknowledgements();
+        }
+        sendAcknowledgements();
     }
 
     private void transmit(int dest, MessageHeader header, byte[] payload) throws IOException {
@@ -95,13 +161,15 @@ public final class Messenger implements AutoCloseable {
         }
     }
 
-    private void acknowledge(Message matched) {
-        MessageHeader sent = matched.header();
-        try {
-            transmit(sent.source(), new MessageHeader(sent.context(), rank, sent.tag(), 0,
-                    MessageHeader.ACKNOWLEDGEMENT, sent.syncId()), new byte[0]);
-        } catch (IOException | RuntimeException e) {
-            // the sender is gone; its own failure handling reports it
+    /** Tells the senders of matched synchronous messages; outside any device receive, so frames stay whole. */
+    private void sendAcknowledgements() {
+        for (MessageHeader sent; (sent = acknowledgements.poll()) != null; ) {
+            try {
+                transmit(sent.source(), new MessageHeader(sent.context(), rank, sent.tag(), 0,
+                        MessageHeader.ACKNOWLEDGEMENT, sent.syncId()), new byte[0]);
+            } catch (IOException | RuntimeException e) {
+                // the sender is gone; its own failure handling reports it
+            }
         }
     }
 
@@ -115,10 +183,25 @@ public final class Messenger implements AutoCloseable {
         awaitingMatch.values().forEach(f -> f.completeExceptionally(cause));
         awaitingMatch.clear();
         matcher.fail(cause);
+        device.wakeup();
     }
 
     @Override
     public void close() {
         device.close();
+    }
+
+    /** Wraps a device constructor that may fail on I/O, for {@link #Messenger}. */
+    public static Device opened(DeviceOpener opener) {
+        try {
+            return opener.open();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A device constructor that may fail on I/O. */
+    public interface DeviceOpener {
+        Device open() throws IOException;
     }
 }

@@ -33,6 +33,16 @@ public final class SharedMemoryHub {
             }
 
             @Override
+            public boolean progress(long timeoutNanos) {
+                return false; // the sending thread delivers
+            }
+
+            @Override
+            public void wakeup() {
+                // nothing waits inside the hub
+            }
+
+            @Override
             public void close() {
                 // nothing to release: the hub lives as long as the job
             }

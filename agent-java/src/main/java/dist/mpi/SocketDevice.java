@@ -1,206 +1,293 @@
 package dist.mpi;
 
 import dist.transport.Log;
-import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * The device of ranks in separate processes: one TCP connection per pair of ranks, opened by
- * whichever sends first and then used by both for both directions. Two-way traffic on one socket
- * lets each message carry the acknowledgement of the last one the other way; with a socket per
- * direction every message also cost a bare ACK packet, which on this machine tripled the
- * round-trip time. If both ranks open a connection at once, each keeps sending on the one it
- * chose first (so its messages stay in order) and reads both. The sending thread writes header
- * and payload itself in one gathering write; one reader thread per connection hands complete
- * messages to the messenger. A connection opens with a hello carrying the cluster token and the
- * opener's rank.
+ * The device of ranks in separate processes. There is no receiving thread: a rank's thread that
+ * waits inside an MPI call reads the sockets itself ({@link #progress}), so a message that
+ * arrives wakes exactly the thread that wants it — one wake-up per message, as with a plain
+ * blocking socket, instead of a reader thread's and then the waiter's. As MPI allows, messages
+ * are received only while the rank is inside MPI (weak progress); a sender whose socket is full
+ * receives while it waits, so two ranks sending large messages to each other cannot block each
+ * other.
+ *
+ * <p>One TCP connection per pair of ranks, opened by whichever sends first and then used both ways
+ * (each message then carries the acknowledgement of the last one the other way). If both open one
+ * at once, each keeps sending on the one it chose first, so its messages stay in order, and reads
+ * both. A connection opens with a hello carrying the cluster token and the opener's rank. Frames:
+ * {@code [payload length][context, source, tag, elements, flags, syncId][payload]}.
  */
 public final class SocketDevice implements Device {
     private static final byte[] MAGIC = "dmp1".getBytes(StandardCharsets.US_ASCII);
     private static final int HELLO_BYTES = 4 + 8 + 4;
+    private static final int HEAD_BYTES = 4 + MessageHeader.WIRE_BYTES;
     private static final int MAX_PAYLOAD = Integer.MAX_VALUE - 64;
+    private static final long BUSY_PEER_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
 
     private final int rank;
     private final long token;
-    private final ServerSocketChannel listener;
     private final List<InetSocketAddress> ranks;
     private final Consumer<Message> sink;
-    private final SocketChannel[] outgoing;
-    private final ByteBuffer[] headers;
+    private final Selector selector;
+    private final ServerSocketChannel listener;
+    private final ReentrantLock progressLock = new ReentrantLock();
+    private final Queue<Link> toRegister = new ConcurrentLinkedQueue<>();
+    private final Link[] sendingLinks;
     private volatile boolean open = true;
 
+    /** One connection: its reading state (owned by whoever holds the progress lock) and its write lock. */
+    private final class Link {
+        final SocketChannel channel;
+        final Object writeLock = new Object();
+        final ByteBuffer writeHead = ByteBuffer.allocateDirect(HEAD_BYTES);
+        int peer;
+        ByteBuffer head;
+        ByteBuffer body;
+        MessageHeader header;
+
+        Link(SocketChannel channel, int peer) {
+            this.channel = channel;
+            this.peer = peer;
+            this.head = peer < 0 ? ByteBuffer.allocate(HELLO_BYTES) : ByteBuffer.allocateDirect(HEAD_BYTES);
+        }
+    }
+
     public SocketDevice(int rank, long token, ServerSocketChannel listener, List<InetSocketAddress> ranks,
-                        Consumer<Message> sink) {
+                        Consumer<Message> sink) throws IOException {
         this.rank = rank;
         this.token = token;
-        this.listener = listener;
         this.ranks = List.copyOf(ranks);
         this.sink = sink;
-        this.outgoing = new SocketChannel[ranks.size()];
-        this.headers = new ByteBuffer[ranks.size()];
-        Thread acceptor = new Thread(this::accept, "dist-mpi-accept rank " + rank);
-        acceptor.setDaemon(true);
-        acceptor.start();
+        this.sendingLinks = new Link[ranks.size()];
+        this.selector = Selector.open();
+        this.listener = listener;
+        listener.configureBlocking(false);
+        listener.register(selector, SelectionKey.OP_ACCEPT);
     }
+
+    // ---- sending ------------------------------------------------------------------------------
 
     @Override
     public void send(int dest, MessageHeader header, byte[] payload) throws IOException {
-        SocketChannel channel;
-        synchronized (this) {
-            channel = outgoing[dest];
-        }
-        if (channel == null) {
-            channel = adopt(dest, connect(dest));
-        }
-        // One lock per channel keeps each rank's messages to a peer in order.
-        synchronized (channel) {
-            ByteBuffer head = headers[dest].clear();
+        Link link = sendingLink(dest);
+        synchronized (link.writeLock) {
+            ByteBuffer head = link.writeHead.clear();
             head.putInt(payload.length)
                     .putInt(header.context()).putInt(header.source()).putInt(header.tag())
                     .putInt(header.elements()).putInt(header.flags()).putLong(header.syncId())
                     .flip();
             ByteBuffer[] frame = {head, ByteBuffer.wrap(payload)};
-            while (frame[1].hasRemaining() || head.hasRemaining()) {
-                channel.write(frame);
+            while (head.hasRemaining() || frame[1].hasRemaining()) {
+                if (link.channel.write(frame) == 0) {
+                    // The peer's buffer is full: receive meanwhile, so that a peer that is itself
+                    // blocked sending to this rank can go on. Nothing is written from inside
+                    // progress (acknowledgements wait for the messenger), so this frame stays whole.
+                    progress(BUSY_PEER_PAUSE_NANOS);
+                }
             }
         }
     }
 
-    /**
-     * Makes {@code channel} the one this rank sends to {@code peer} on, unless one was chosen
-     * already; returns the chosen one. Either way the channel is read.
-     */
-    private SocketChannel adopt(int peer, SocketChannel channel) {
-        SocketChannel chosen;
-        synchronized (this) {
-            if (outgoing[peer] == null) {
-                outgoing[peer] = channel;
-                headers[peer] = ByteBuffer.allocateDirect(4 + MessageHeader.WIRE_BYTES);
+    private Link sendingLink(int dest) throws IOException {
+        synchronized (sendingLinks) {
+            if (sendingLinks[dest] != null) {
+                return sendingLinks[dest];
             }
-            chosen = outgoing[peer];
         }
-        return chosen;
-    }
-
-    private SocketChannel connect(int dest) throws IOException {
         SocketChannel channel = SocketChannel.open(ranks.get(dest));
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
         ByteBuffer hello = ByteBuffer.allocate(HELLO_BYTES).put(MAGIC).putLong(token).putInt(rank).flip();
         while (hello.hasRemaining()) {
             channel.write(hello);
         }
-        startReader(channel, dest);
-        return channel;
+        channel.configureBlocking(false);
+        Link link = new Link(channel, dest);
+        register(link);
+        return adopt(dest, link);
     }
 
-    private void accept() {
-        while (open) {
-            try {
-                SocketChannel channel = listener.accept();
-                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                startReader(channel, -1);
-            } catch (IOException e) {
-                if (open) {
-                    Log.warn("MPI rank " + rank + " stopped accepting connections: " + e);
-                }
-                return;
+    /** The link this rank sends to {@code peer} on: {@code link} unless one was chosen already. */
+    private Link adopt(int peer, Link link) {
+        synchronized (sendingLinks) {
+            if (sendingLinks[peer] == null) {
+                sendingLinks[peer] = link;
             }
+            return sendingLinks[peer];
         }
     }
 
-    /** @param peer the rank at the other end, or -1 when the connection was accepted and its hello is still to come */
-    private void startReader(SocketChannel channel, int peer) {
-        Thread reader = new Thread(() -> read(channel, peer), "dist-mpi-in rank " + rank);
-        reader.setDaemon(true);
-        reader.start();
+    /** Channels join the selector inside progress: registering while another thread selects would block. */
+    private void register(Link link) {
+        toRegister.add(link);
+        selector.wakeup();
     }
 
-    private void read(SocketChannel channel, int knownPeer) {
-        try (channel) {
-            int from = knownPeer;
-            if (from < 0) {
-                from = readHello(channel);
-                if (from < 0) {
+    // ---- receiving ----------------------------------------------------------------------------
+
+    @Override
+    public boolean progress(long timeoutNanos) throws IOException {
+        if (!progressLock.tryLock()) {
+            // another thread of this rank is receiving and delivers for everyone
+            LockSupport.parkNanos(Math.max(1, Math.min(timeoutNanos, BUSY_PEER_PAUSE_NANOS)));
+            return true;
+        }
+        try {
+            for (Link link; (link = toRegister.poll()) != null; ) {
+                link.channel.register(selector, SelectionKey.OP_READ, link);
+            }
+            if (timeoutNanos <= 0) {
+                selector.selectNow();
+            } else {
+                selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)));
+            }
+            for (SelectionKey key : selector.selectedKeys()) {
+                if (!key.isValid()) {
+                    continue;
+                }
+                if (key.isAcceptable()) {
+                    accept();
+                } else if (key.isReadable()) {
+                    read((Link) key.attachment(), key);
+                }
+            }
+            selector.selectedKeys().clear();
+            return true;
+        } finally {
+            progressLock.unlock();
+        }
+    }
+
+    private void accept() throws IOException {
+        SocketChannel channel;
+        while ((channel = listener.accept()) != null) {
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            channel.configureBlocking(false);
+            channel.register(selector, SelectionKey.OP_READ, new Link(channel, -1));
+        }
+    }
+
+    /** Reads what the link has, delivering each complete message; the link keeps partial ones. */
+    private void read(Link link, SelectionKey key) {
+        try {
+            while (true) {
+                ByteBuffer target = link.body != null ? link.body : link.head;
+                int n = link.channel.read(target);
+                if (n < 0) {
+                    close(key, null); // the other rank finished
                     return;
                 }
-                adopt(from, channel);
-            }
-            ByteBuffer head = ByteBuffer.allocateDirect(4 + MessageHeader.WIRE_BYTES);
-            while (open) {
-                readFully(channel, head.clear()).flip();
-                int length = head.getInt();
-                if (length < 0 || length > MAX_PAYLOAD) {
-                    Log.warn("MPI rank " + rank + " dropped the connection with rank " + from
-                            + ": message length " + length + " is out of bounds");
-                    return;
+                if (target.hasRemaining()) {
+                    return; // wait for more
                 }
-                MessageHeader header = new MessageHeader(head.getInt(), head.getInt(), head.getInt(), head.getInt(),
-                        head.getInt(), head.getLong());
-                byte[] payload = new byte[length];
-                readFully(channel, ByteBuffer.wrap(payload));
-                sink.accept(new Message(header, payload));
+                if (link.peer < 0) {
+                    if (!hello(link, key)) {
+                        return;
+                    }
+                } else if (link.body == null) {
+                    if (!header(link, key)) {
+                        return;
+                    }
+                } else {
+                    deliver(link);
+                }
             }
-        } catch (EOFException e) {
-            // the other rank finished and closed the connection
         } catch (IOException e) {
-            if (open) {
-                Log.debug("MPI rank " + rank + ": connection ended: " + e.getMessage());
-            }
+            close(key, open ? "connection with rank " + link.peer + " ended: " + e.getMessage() : null);
         }
     }
 
-    /** The opener's rank, or -1 (and a log line) when it is not a rank of this job. */
-    private int readHello(SocketChannel channel) throws IOException {
-        ByteBuffer hello = readFully(channel, ByteBuffer.allocate(HELLO_BYTES)).flip();
+    private boolean hello(Link link, SelectionKey key) {
+        ByteBuffer hello = link.head.flip();
         byte[] magic = new byte[MAGIC.length];
         hello.get(magic);
-        int from = -1;
-        if (java.util.Arrays.equals(magic, MAGIC) && hello.getLong() == token) {
-            from = hello.getInt();
+        long theirToken = hello.getLong();
+        int from = hello.getInt();
+        if (!Arrays.equals(magic, MAGIC) || theirToken != token || from < 0 || from >= ranks.size()) {
+            close(key, "refused a connection that is not from a rank of this job (wrong magic, cluster secret or rank)");
+            return false;
         }
-        if (from < 0 || from >= ranks.size()) {
-            Log.warn("MPI rank " + rank + " refused a connection from " + channel.getRemoteAddress()
-                    + ": not a rank of this job (wrong magic, cluster secret or rank)");
-            return -1;
-        }
-        return from;
+        link.peer = from;
+        link.head = ByteBuffer.allocateDirect(HEAD_BYTES);
+        adopt(from, link);
+        return true;
     }
 
-    private static ByteBuffer readFully(SocketChannel channel, ByteBuffer buffer) throws IOException {
-        while (buffer.hasRemaining()) {
-            if (channel.read(buffer) < 0) {
-                throw new EOFException();
-            }
+    private boolean header(Link link, SelectionKey key) {
+        ByteBuffer head = link.head.flip();
+        int length = head.getInt();
+        if (length < 0 || length > MAX_PAYLOAD) {
+            close(key, "dropped the connection with rank " + link.peer + ": message length " + length + " is out of bounds");
+            return false;
         }
-        return buffer;
+        link.header = new MessageHeader(head.getInt(), head.getInt(), head.getInt(), head.getInt(), head.getInt(),
+                head.getLong());
+        link.body = ByteBuffer.wrap(new byte[length]);
+        link.head.clear();
+        if (length == 0) {
+            deliver(link);
+        }
+        return true;
+    }
+
+    private void deliver(Link link) {
+        byte[] payload = link.body.array();
+        MessageHeader header = link.header;
+        link.body = null;
+        link.header = null;
+        sink.accept(new Message(header, payload));
+    }
+
+    private void close(SelectionKey key, String why) {
+        if (why != null) {
+            Log.warn("MPI rank " + rank + ": " + why);
+        }
+        key.cancel();
+        try {
+            key.channel().close();
+        } catch (IOException e) {
+            // closing
+        }
+    }
+
+    @Override
+    public void wakeup() {
+        selector.wakeup();
     }
 
     @Override
     public void close() {
         open = false;
+        progressLock.lock();
         try {
-            listener.close();
-        } catch (IOException e) {
-            // closing
-        }
-        synchronized (this) {
-            for (SocketChannel channel : outgoing) {
-                if (channel != null) {
-                    try {
-                        channel.close();
-                    } catch (IOException e) {
-                        // closing
-                    }
+            for (SelectionKey key : selector.keys()) {
+                try {
+                    key.channel().close();
+                } catch (IOException e) {
+                    // closing
                 }
             }
+            selector.close();
+        } catch (IOException e) {
+            // closing
+        } finally {
+            progressLock.unlock();
         }
     }
 }
