@@ -39,7 +39,12 @@ public final class ThreadsJob {
             Thread thread = new Thread(() -> {
                 Job.runAs(jobs.get(me));
                 try {
-                    Method main = Class.forName(mainClass, true, loader).getMethod("main", String[].class);
+                    Class<?> program = Class.forName(mainClass, true, loader);
+                    if (program.getClassLoader() != loader) {
+                        throw new IllegalArgumentException(mainClass + " is in a package that all ranks share (java.*, dist.*, ...),"
+                                + " so the ranks would share its statics and MPI's; move it to a package of its own");
+                    }
+                    Method main = program.getMethod("main", String[].class);
                     main.invoke(null, (Object) args.clone());
                 } catch (InvocationTargetException e) {
                     fail(me, e.getCause(), err, status, jobs);
