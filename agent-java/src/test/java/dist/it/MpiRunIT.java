@@ -24,7 +24,7 @@ class MpiRunIT {
 
     /** The self-checking programs that the unit tests run as threads, here with ranks as JVMs. */
     static Stream<Arguments> programs() {
-        return Stream.of("p2p.PointToPoint", "collectives.DataMovement", "collectives.Reductions",
+        return Stream.of("p2p.PointToPoint", "environment.Environment", "collectives.DataMovement", "collectives.Reductions",
                         "collectives.Communicators", "collectives.Misuse", "topology.CartesianGrid",
                         "topology.CartesianSub", "topology.GraphTopology", "topology.InterCommunicator",
                         "topology.TopologyErrors")
@@ -62,6 +62,21 @@ class MpiRunIT {
         try (Jvm run = mpirun("-np", "3", "--", "-cp", Jvm.TEST_CLASSES.toString(), "mpitest.p2p.FailingRank")) {
             assertEquals(3, run.awaitExit(Duration.ofSeconds(120)), run.output());
             run.awaitLine("mpirun: rank 1 \\(pid \\d+\\) exited with 3; stopping the other ranks", Duration.ofSeconds(1));
+        }
+    }
+
+    @Test
+    void abortEndsTheJobWithItsCode() throws Exception {
+        try (Jvm run = mpirun("-np", "3", "--", "-cp", Jvm.TEST_CLASSES.toString(), "mpitest.environment.Aborting", "abort")) {
+            assertEquals(5, run.awaitExit(Duration.ofSeconds(120)), run.output());
+        }
+    }
+
+    @Test
+    void anErrorUnderErrorsAreFatalEndsTheJobAndSaysWhy() throws Exception {
+        try (Jvm run = mpirun("-np", "3", "--", "-cp", Jvm.TEST_CLASSES.toString(), "mpitest.environment.Aborting")) {
+            assertEquals(1, run.awaitExit(Duration.ofSeconds(120)), run.output());
+            run.awaitLine("MPI error \\(ERRORS_ARE_FATAL\\): destination rank 4 is not in 0..2", Duration.ofSeconds(1));
         }
     }
 
