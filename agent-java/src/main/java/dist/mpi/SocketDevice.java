@@ -32,13 +32,15 @@ import java.util.function.Consumer;
  * (each message then carries the acknowledgement of the last one the other way). If both open one
  * at once, each keeps sending on the one it chose first, so its messages stay in order, and reads
  * both. A connection opens with a hello carrying the cluster token and the opener's rank. Frames:
- * {@code [payload length][context, source, tag, elements, flags, syncId][payload]}.
+ * {@code [payload length][context, source, tag, elements, flags, syncId][payload]}, written through a
+ * native buffer of the link's, so a small message is one system call.
  */
 public final class SocketDevice implements Device {
     private static final byte[] MAGIC = "dmp1".getBytes(StandardCharsets.US_ASCII);
     private static final int HELLO_BYTES = 4 + 8 + 4;
     private static final int HEAD_BYTES = 4 + MessageHeader.WIRE_BYTES;
     private static final int MAX_PAYLOAD = Integer.MAX_VALUE - 64;
+    private static final int OUT_BUFFER_BYTES = 256 * 1024;
     private static final long BUSY_PEER_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
 
     private final int rank;
@@ -56,7 +58,7 @@ public final class SocketDevice implements Device {
     private final class Link {
         final SocketChannel channel;
         final Object writeLock = new Object();
-        final ByteBuffer writeHead = ByteBuffer.allocateDirect(HEAD_BYTES);
+        final ByteBuffer out = ByteBuffer.allocateDirect(OUT_BUFFER_BYTES);
         int peer;
         ByteBuffer head;
         ByteBuffer body;
@@ -88,20 +90,29 @@ public final class SocketDevice implements Device {
     public void send(int dest, MessageHeader header, byte[] payload) throws IOException {
         Link link = sendingLink(dest);
         synchronized (link.writeLock) {
-            ByteBuffer head = link.writeHead.clear();
-            head.putInt(payload.length)
+            // Everything goes through the link's own native buffer, a slice at a time: each byte is
+            // copied once. (Handing the JDK a heap buffer on a non-blocking socket copies all that
+            // is left on every partial write.)
+            ByteBuffer out = link.out.clear();
+            out.putInt(payload.length)
                     .putInt(header.context()).putInt(header.source()).putInt(header.tag())
-                    .putInt(header.elements()).putInt(header.flags()).putLong(header.syncId())
-                    .flip();
-            ByteBuffer[] frame = {head, ByteBuffer.wrap(payload)};
-            while (head.hasRemaining() || frame[1].hasRemaining()) {
-                if (link.channel.write(frame) == 0) {
-                    // The peer's buffer is full: receive meanwhile, so that a peer that is itself
-                    // blocked sending to this rank can go on. Nothing is written from inside
-                    // progress (acknowledgements wait for the messenger), so this frame stays whole.
-                    progress(BUSY_PEER_PAUSE_NANOS);
+                    .putInt(header.elements()).putInt(header.flags()).putLong(header.syncId());
+            int sent = 0;
+            do {
+                int slice = Math.min(out.remaining(), payload.length - sent);
+                out.put(payload, sent, slice);
+                sent += slice;
+                out.flip();
+                while (out.hasRemaining()) {
+                    if (link.channel.write(out) == 0) {
+                        // The peer's buffer is full: receive meanwhile, so that a peer that is itself
+                        // blocked sending to this rank can go on. Nothing is written from inside
+                        // progress (acknowledgements wait for the messenger), so this frame stays whole.
+                        progress(BUSY_PEER_PAUSE_NANOS);
+                    }
                 }
-            }
+                out.clear();
+            } while (sent < payload.length);
         }
     }
 
