@@ -79,20 +79,16 @@ public final class Messenger implements AutoCloseable {
 
     /** The header of a matching arrived message; with {@code block}, waits (progressing) for one. */
     public MessageHeader probe(int context, int source, int tag, boolean block) throws InterruptedException, IOException {
-        while (true) {
-            MessageHeader header = matcher.probe(context, source, tag, false);
-            if (header != null || !block) {
-                if (header == null) {
-                    poll();
-                    header = matcher.probe(context, source, tag, false);
-                }
-                return header;
-            }
+        poll();
+        MessageHeader header = matcher.probe(context, source, tag, false);
+        while (header == null && block) {
             if (!device.progress(PROGRESS_SLICE_NANOS)) {
-                return matcher.probe(context, source, tag, true);
+                return matcher.probe(context, source, tag, true); // delivered by other threads: wait for it
             }
             sendAcknowledgements();
+            header = matcher.probe(context, source, tag, false);
         }
+        return header;
     }
 
     public boolean cancel(PostedReceive receive) {

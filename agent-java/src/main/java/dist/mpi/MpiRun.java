@@ -2,17 +2,13 @@ package dist.mpi;
 
 import dist.coordinator.Coordinator;
 import dist.coordinator.MembershipSettings;
+import dist.node.ChildJvm;
 import dist.transport.ClusterSecret;
 import dist.transport.Endpoint;
 import dist.transport.TransportConfig;
-import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -168,10 +164,10 @@ public final class MpiRun {
         try (Coordinator coordinator = Coordinator.start(Endpoint.open(TransportConfig.loopback(secret)),
                 MembershipSettings.DEFAULT)) {
             List<String> classPath = new ArrayList<>(launch.classPath);
-            classPath.add(distJar());
+            classPath.add(ChildJvm.distJar().toString());
             for (int rank = 0; rank < launch.ranks; rank++) {
                 List<String> command = new ArrayList<>();
-                command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+                command.add(ChildJvm.java());
                 command.addAll(launch.javaOptions);
                 command.add("-cp");
                 command.add(String.join(File.pathSeparator, classPath));
@@ -189,8 +185,8 @@ public final class MpiRun {
                     ranks.add(process);
                 }
                 String label = launch.prefix ? "[" + rank + "] " : "";
-                pumps.add(forward(process.getInputStream(), out, label));
-                pumps.add(forward(process.getErrorStream(), err, label));
+                pumps.add(ChildJvm.forwardLines(process.getInputStream(), out, label, "mpirun-output"));
+                pumps.add(ChildJvm.forwardLines(process.getErrorStream(), err, label, "mpirun-output"));
             }
             int exitCode = awaitRanks(ranks, err);
             for (Thread pump : pumps) {
@@ -221,29 +217,5 @@ public final class MpiRun {
             }
         }
         return exitCode;
-    }
-
-    private static Thread forward(InputStream stream, PrintStream to, String label) {
-        Thread pump = new Thread(() -> {
-            try (BufferedReader lines = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = lines.readLine()) != null) {
-                    to.println(label + line);
-                }
-            } catch (IOException e) {
-                // the rank is gone
-            }
-        }, "mpirun-output");
-        pump.setDaemon(true);
-        pump.start();
-        return pump;
-    }
-
-    private static String distJar() {
-        try {
-            return Path.of(MpiRun.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException("cannot tell where dist.jar is", e);
-        }
     }
 }

@@ -25,7 +25,6 @@ public final class NodeRuntime {
 
     private final AgentOptions.Role role;
     private final Endpoint endpoint;
-    private final ClassLoader applicationLoader;
     private final Supplier<List<String>> remotelyLoaded;
     private final ExecutorService invocations;
     private volatile Membership membership;
@@ -34,7 +33,6 @@ public final class NodeRuntime {
                 Supplier<List<String>> remotelyLoaded) {
         this.role = role;
         this.endpoint = endpoint;
-        this.applicationLoader = applicationLoader;
         this.remotelyLoaded = remotelyLoaded;
         AtomicInteger count = new AtomicInteger();
         this.invocations = Executors.newCachedThreadPool(r -> {
@@ -61,20 +59,12 @@ public final class NodeRuntime {
         current = this;
     }
 
-    public AgentOptions.Role role() {
-        return role;
-    }
-
     public Endpoint endpoint() {
         return endpoint;
     }
 
     public Membership membership() {
         return membership;
-    }
-
-    public ClassLoader applicationLoader() {
-        return applicationLoader;
     }
 
     NodeReport report() {

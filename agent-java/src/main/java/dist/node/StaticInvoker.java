@@ -38,7 +38,6 @@ public final class StaticInvoker {
 
     private InvokeResult invoke(InvokeStatic request) {
         ApplicationThreads.invocation(Thread.currentThread());
-        Thread.currentThread().setContextClassLoader(applicationLoader);
         try {
             Class<?> owner = Class.forName(request.getClassName(), true, applicationLoader);
             Method method = find(owner, request.getMethod(), request.getArgumentsCount());

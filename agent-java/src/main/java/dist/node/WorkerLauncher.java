@@ -1,14 +1,9 @@
 package dist.node;
 
-import dist.agent.Agent;
 import dist.agent.AgentOptions;
 import dist.transport.ClusterSecret;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,9 +20,9 @@ final class WorkerLauncher {
     private WorkerLauncher() {}
 
     static List<Process> launch(int count, String coordinator, ClusterSecret secret, AgentOptions options) throws IOException {
-        Path distJar = distJar();
+        Path distJar = ChildJvm.distJar();
         List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add(ChildJvm.java());
         nativeAgent(distJar).ifPresent(lib -> command.add("-agentpath:" + lib));
         // Small footprint: several JVMs share two cores.
         command.add("-XX:+UseSerialGC");
@@ -43,34 +38,10 @@ final class WorkerLauncher {
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
             builder.environment().put(ClusterSecret.ENV, secret.value());
             Process worker = builder.start();
-            forwardOutput(worker);
+            ChildJvm.forwardLines(worker.getInputStream(), System.err, "", "dist-worker-output-" + worker.pid());
             workers.add(worker);
         }
         return workers;
-    }
-
-    private static void forwardOutput(Process worker) {
-        Thread pump = new Thread(() -> {
-            try (BufferedReader lines = new BufferedReader(
-                    new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = lines.readLine()) != null) {
-                    System.err.println(line);
-                }
-            } catch (IOException e) {
-                // the worker is gone; nothing more to forward
-            }
-        }, "dist-worker-output-" + worker.pid());
-        pump.setDaemon(true);
-        pump.start();
-    }
-
-    private static Path distJar() {
-        try {
-            return Path.of(Agent.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toAbsolutePath();
-        } catch (URISyntaxException e) {
-            throw new StartupException("cannot tell where dist.jar is: " + e.getMessage());
-        }
     }
 
     /** The native agent this JVM was started with, else the one beside dist.jar, if any. */

@@ -60,10 +60,6 @@ public final class Coordinator implements AutoCloseable {
         return endpoint.address();
     }
 
-    public MembershipSettings settings() {
-        return settings;
-    }
-
     private JoinReply join(Inbound message) throws Handler.RefusedException {
         JoinRequest request = message.decode(JoinRequest.parser());
         if (request.getRole() == Role.HOME) {

@@ -140,10 +140,6 @@ public final class Membership implements AutoCloseable {
         return nodeId;
     }
 
-    public String coordinator() {
-        return coordinator;
-    }
-
     public NodeInfo self() {
         return nodes.get(nodeId);
     }

@@ -137,10 +137,6 @@ public final class Endpoint implements AutoCloseable {
         return counters;
     }
 
-    public TransportConfig config() {
-        return config;
-    }
-
     /** Registers the handler of a message type; a type has at most one handler. */
     public void register(int type, Handler handler) {
         if (handlers.putIfAbsent(type, handler) != null) {

@@ -27,10 +27,6 @@ final class FrameChannel {
         this.maxFrameBytes = maxFrameBytes;
     }
 
-    SocketChannel channel() {
-        return channel;
-    }
-
     /** Writes one frame that already holds its 4-byte length prefix. */
     void write(byte[] frame) throws IOException {
         ByteBuffer buffer = ByteBuffer.wrap(frame);
