@@ -3,6 +3,8 @@ package dist.node;
 import dist.agent.AgentOptions;
 import dist.agent.nativeagent.NativeAgent;
 import dist.coordinator.Membership;
+import dist.gos.NodeCounters;
+import dist.gos.ThreadPlacement;
 import dist.node.proto.NodeMessageType;
 import dist.node.proto.NodeReport;
 import dist.node.proto.ReportRequest;
@@ -79,7 +81,9 @@ public final class NodeRuntime {
                 .setMessagesReceived(counters.messagesReceived())
                 .setBytesReceived(counters.bytesReceived())
                 .setRejected(counters.rejected())
-                .addAllClassesLoadedRemotely(remotelyLoaded.get());
+                .addAllClassesLoadedRemotely(remotelyLoaded.get())
+                .addAllPlacements(ThreadPlacement.decisions())
+                .setMonitorOperationsLocal(NodeCounters.localMonitorOperations());
         if (NativeAgent.isLoaded()) {
             report.addAllNativeCapabilities(List.of(NativeAgent.capabilities()));
         }

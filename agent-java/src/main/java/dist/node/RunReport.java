@@ -37,11 +37,9 @@ final class RunReport {
             json.append(i == 0 ? "\n" : ",\n");
             node(json, nodes.get(i));
         }
-        json.append("\n  ],\n  \"unreachable\": [");
-        for (int i = 0; i < unreachable.size(); i++) {
-            json.append(i == 0 ? "" : ", ").append(quote(unreachable.get(i)));
-        }
-        return json.append("]\n}\n").toString();
+        json.append("\n  ],\n  \"unreachable\": ");
+        stringArray(json, unreachable);
+        return json.append("\n}\n").toString();
     }
 
     private static void node(StringBuilder json, NodeReport node) {
@@ -62,11 +60,20 @@ final class RunReport {
                 .append(", \"bytesReceived\": ").append(node.getBytesReceived())
                 .append(", \"rejected\": ").append(node.getRejected()).append("},\n     \"classesLoadedFromHome\": ")
                 .append(node.getClassesLoadedRemotelyCount())
-                .append(",\n     \"nativeCapabilities\": [");
-        for (int i = 0; i < node.getNativeCapabilitiesCount(); i++) {
-            json.append(i == 0 ? "" : ", ").append(quote(node.getNativeCapabilities(i)));
+                .append(",\n     \"monitorOperations\": {\"local\": ").append(node.getMonitorOperationsLocal())
+                .append("},\n     \"placements\": ");
+        stringArray(json, node.getPlacementsList());
+        json.append(",\n     \"nativeCapabilities\": ");
+        stringArray(json, node.getNativeCapabilitiesList());
+        json.append('}');
+    }
+
+    private static void stringArray(StringBuilder json, List<String> values) {
+        json.append('[');
+        for (int i = 0; i < values.size(); i++) {
+            json.append(i == 0 ? "" : ", ").append(quote(values.get(i)));
         }
-        json.append("]}");
+        json.append(']');
     }
 
     static String quote(String text) {

@@ -19,7 +19,8 @@ class RunReportTest {
     void everyNodeAppearsWithItsThreadsAndCounters() {
         NodeReport home = NodeReport.newBuilder().setNodeId(1).setPid(100).setRole("home")
                 .addThreads(ThreadRecord.newBuilder().setName("main").setId(1).setKind("main"))
-                .setMessagesSent(3).setBytesSent(300).build();
+                .setMessagesSent(3).setBytesSent(300).setMonitorOperationsLocal(7)
+                .addPlacements("pi-0: kept home: no object space").build();
         NodeReport worker = NodeReport.newBuilder().setNodeId(2).setPid(200).setRole("worker")
                 .addClassesLoadedRemotely("app.Main").build();
         String json = RunReport.toJson(Instant.EPOCH, Instant.EPOCH, List.of(home, worker), List.of("node 3 (pid 300): gone"));
@@ -30,5 +31,7 @@ class RunReportTest {
         assertTrue(json.contains("{\"id\": 2, \"pid\": 200, \"role\": \"worker\""), json);
         assertTrue(json.contains("\"classesLoadedFromHome\": 1"), json);
         assertTrue(json.contains("\"unreachable\": [\"node 3 (pid 300): gone\"]"), json);
+        assertTrue(json.contains("\"monitorOperations\": {\"local\": 7}"), json);
+        assertTrue(json.contains("\"placements\": [\"pi-0: kept home: no object space\"]"), json);
     }
 }
