@@ -53,7 +53,8 @@ public final class RecordingHooks {
 
     static String describe(Object o) {
         if (o instanceof Class<?> type) {
-            return "class " + type.getSimpleName();
+            // getSimpleName() would fail: the declaring class is in another loader than the nested one.
+            return "class " + type.getName().substring(type.getName().lastIndexOf('$') + 1);
         }
         if (o instanceof Thread thread) {
             return thread.getName();
