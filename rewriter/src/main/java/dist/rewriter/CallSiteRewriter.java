@@ -77,7 +77,8 @@ public final class CallSiteRewriter extends ClassVisitor {
         return new Site(Opcodes.INVOKESTATIC, owner, name, desc, name, desc, kind);
     }
 
-    private Site find(int opcode, String owner, String name, String desc) {
+    /** The site a call or handle matches, counted as rewritten; null when it stays. */
+    private Site rewrite(int opcode, String owner, String name, String desc) {
         for (Site site : sites) {
             if (site.matches(opcode, owner, name, desc)) {
                 counts.add(site.kind);
@@ -96,7 +97,7 @@ public final class CallSiteRewriter extends ClassVisitor {
             case Opcodes.H_INVOKESTATIC -> Opcodes.INVOKESTATIC;
             default -> -1;
         };
-        Site site = find(opcode, handle.getOwner(), handle.getName(), handle.getDesc());
+        Site site = rewrite(opcode, handle.getOwner(), handle.getName(), handle.getDesc());
         return site == null ? handle : new Handle(Opcodes.H_INVOKESTATIC, hookOwner, site.hook, site.hookDesc, false);
     }
 
@@ -105,7 +106,7 @@ public final class CallSiteRewriter extends ClassVisitor {
         return new MethodVisitor(Opcodes.ASM9, super.visitMethod(access, name, descriptor, signature, exceptions)) {
             @Override
             public void visitMethodInsn(int opcode, String owner, String method, String desc, boolean isInterface) {
-                Site site = find(opcode, owner, method, desc);
+                Site site = rewrite(opcode, owner, method, desc);
                 if (site == null) {
                     super.visitMethodInsn(opcode, owner, method, desc, isInterface);
                 } else {
