@@ -1,0 +1,49 @@
+package dist.rewriter;
+
+import java.util.function.Predicate;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+
+/**
+ * The single-system-image rewrites of monitors, synchronized methods, wait/notify, thread life cycle
+ * and JVM exit in one application class (see the rewriter/runtime contract): every such operation
+ * becomes a call of a static method of the hook class, which the runtime implements.
+ *
+ * <p>None of the visitors adds a branch to existing code and the one method they generate carries
+ * its own frame, so frames are neither expanded nor computed and no class is ever loaded.
+ */
+public final class ConcurrencyRewriter {
+    /** The rewritten class, or null when nothing applied (keep the original bytes); what was done. */
+    public record Result(byte[] bytes, RewriteCounts counts) {}
+
+    private final String hookOwner;
+    private final Predicate<String> isThread;
+
+    /**
+     * @param hookOwner internal name of the class whose static methods the rewritten code calls
+     * @param isThread  whether an internal name denotes {@code java/lang/Thread} or a subclass
+     */
+    public ConcurrencyRewriter(String hookOwner, Predicate<String> isThread) {
+        this.hookOwner = hookOwner;
+        this.isThread = isThread;
+    }
+
+    /**
+     * The visitor chain, for composing with other rewrites; the writer at the end needs
+     * {@code COMPUTE_MAXS}. Synchronized methods are split first, so that the monitor instructions of
+     * their wrappers get the same hooks as those of synchronized blocks.
+     */
+    public ClassVisitor visitor(ClassVisitor next, RewriteCounts counts) {
+        ClassVisitor calls = new CallSiteRewriter(next, hookOwner, isThread, counts);
+        return new SynchronizedMethodRewriter(new MonitorRewriter(calls, hookOwner, counts), counts);
+    }
+
+    public Result rewrite(byte[] classFile) {
+        ClassReader reader = new ClassReader(classFile);
+        ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
+        RewriteCounts counts = new RewriteCounts();
+        reader.accept(visitor(writer, counts), 0);
+        return new Result(counts.changed() ? writer.toByteArray() : null, counts);
+    }
+}

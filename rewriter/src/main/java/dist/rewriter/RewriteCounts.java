@@ -1,0 +1,63 @@
+package dist.rewriter;
+
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+
+/** What a rewrite did to one class, per kind: for the agent's log and for tests. */
+public final class RewriteCounts {
+    public enum Kind {
+        /** Includes the monitor enters generated for synchronized methods. */
+        MONITOR_ENTER(true),
+        /** Includes the two monitor exits (return and rethrow) generated per synchronized method. */
+        MONITOR_EXIT(true),
+        SYNCHRONIZED_METHOD(true),
+        /** Native synchronized methods: the JVM takes their monitor, no hook can be placed. */
+        SKIPPED_NATIVE_SYNCHRONIZED(false),
+        WAIT(true),
+        /** notify() and notifyAll(). */
+        NOTIFY(true),
+        THREAD_START(true),
+        THREAD_JOIN(true),
+        THREAD_IS_ALIVE(true),
+        /** getId() and threadId(). */
+        THREAD_ID(true),
+        THREAD_INTERRUPT(true),
+        CURRENT_THREAD(true),
+        SLEEP(true),
+        IDENTITY_HASH_CODE(true),
+        /** System.exit, Runtime.exit and Runtime.halt. */
+        EXIT(true);
+
+        private final boolean changesClass;
+
+        Kind(boolean changesClass) {
+            this.changesClass = changesClass;
+        }
+    }
+
+    private final Map<Kind, Integer> counts = new EnumMap<>(Kind.class);
+
+    void add(Kind kind) {
+        counts.merge(kind, 1, Integer::sum);
+    }
+
+    public int get(Kind kind) {
+        return counts.getOrDefault(kind, 0);
+    }
+
+    /** Whether the class's bytes differ from the input; when not, the caller keeps the original. */
+    public boolean changed() {
+        return counts.keySet().stream().anyMatch(kind -> kind.changesClass);
+    }
+
+    /** Only the kinds that occurred. */
+    public Map<Kind, Integer> asMap() {
+        return Collections.unmodifiableMap(new EnumMap<>(counts));
+    }
+
+    @Override
+    public String toString() {
+        return counts.toString();
+    }
+}

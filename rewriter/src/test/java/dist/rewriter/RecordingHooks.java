@@ -1,0 +1,182 @@
+package dist.rewriter;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * Stub of the runtime's hook class with the contract's signatures: records every call and then does
+ * what a single JVM does. With {@link #standIns} set, monitor hooks hand out one stand-in object per
+ * lock instead of the lock itself, as the runtime does for a lock that lives on another node.
+ */
+public final class RecordingHooks {
+    static final List<String> calls = new CopyOnWriteArrayList<>();
+    static final Map<Object, StandIn> standInOf = Collections.synchronizedMap(new IdentityHashMap<>());
+    static volatile boolean standIns;
+
+    static final class StandIn {
+        private final Object of;
+
+        StandIn(Object of) {
+            this.of = of;
+        }
+
+        @Override
+        public String toString() {
+            return "standIn:" + describe(of);
+        }
+    }
+
+    private RecordingHooks() {}
+
+    static void reset() {
+        calls.clear();
+        standInOf.clear();
+        standIns = false;
+    }
+
+    /** The recorded calls of the given hooks, in order. */
+    static List<String> callsOf(String... hooks) {
+        List<String> selected = new ArrayList<>();
+        for (String call : calls) {
+            if (Stream.of(hooks).anyMatch(hook -> call.startsWith(hook + "("))) {
+                selected.add(call);
+            }
+        }
+        return selected;
+    }
+
+    static String describe(Object o) {
+        if (o instanceof Class<?> type) {
+            // getSimpleName() would fail: the declaring class is in another loader than the nested one.
+            return "class " + type.getName().substring(type.getName().lastIndexOf('$') + 1);
+        }
+        if (o instanceof Thread thread) {
+            return thread.getName();
+        }
+        if (o instanceof Runtime) {
+            return "runtime";
+        }
+        return String.valueOf(o);
+    }
+
+    private static void record(String hook, Object... arguments) {
+        calls.add(Stream.of(arguments).map(RecordingHooks::describe).collect(Collectors.joining(", ", hook + "(", ")")));
+    }
+
+    private static Object monitorOf(Object lock) {
+        return standIns ? standInOf.computeIfAbsent(lock, StandIn::new) : lock;
+    }
+
+    public static Object monitorEnter(Object lock) {
+        record("monitorEnter", lock);
+        return monitorOf(lock);
+    }
+
+    public static void monitorEntered(Object monitor) {
+        record("monitorEntered", monitor);
+    }
+
+    public static Object monitorExit(Object lock) {
+        record("monitorExit", lock);
+        return monitorOf(lock);
+    }
+
+    public static void wait(Object lock) throws InterruptedException {
+        record("wait", lock);
+        monitorOf(lock).wait();
+    }
+
+    public static void wait(Object lock, long millis) throws InterruptedException {
+        record("wait", lock, millis);
+        monitorOf(lock).wait(millis);
+    }
+
+    public static void wait(Object lock, long millis, int nanos) throws InterruptedException {
+        record("wait", lock, millis, nanos);
+        monitorOf(lock).wait(millis, nanos);
+    }
+
+    public static void notify(Object lock) {
+        record("notify", lock);
+        monitorOf(lock).notify();
+    }
+
+    public static void notifyAll(Object lock) {
+        record("notifyAll", lock);
+        monitorOf(lock).notifyAll();
+    }
+
+    public static void start(Thread thread) {
+        record("start", thread);
+        thread.start();
+    }
+
+    public static void join(Thread thread) throws InterruptedException {
+        record("join", thread);
+        thread.join();
+    }
+
+    public static void join(Thread thread, long millis) throws InterruptedException {
+        record("join", thread, millis);
+        thread.join(millis);
+    }
+
+    public static void join(Thread thread, long millis, int nanos) throws InterruptedException {
+        record("join", thread, millis, nanos);
+        thread.join(millis, nanos);
+    }
+
+    public static boolean isAlive(Thread thread) {
+        record("isAlive", thread);
+        return thread.isAlive();
+    }
+
+    @SuppressWarnings("deprecation") // threadId() is Java 19+; the tests run on 17
+    public static long threadId(Thread thread) {
+        record("threadId", thread);
+        return thread.getId();
+    }
+
+    public static void interrupt(Thread thread) {
+        record("interrupt", thread);
+        thread.interrupt();
+    }
+
+    public static Thread currentThread() {
+        record("currentThread");
+        return Thread.currentThread();
+    }
+
+    public static void sleep(long millis) throws InterruptedException {
+        record("sleep", millis);
+        Thread.sleep(millis);
+    }
+
+    public static void sleep(long millis, int nanos) throws InterruptedException {
+        record("sleep", millis, nanos);
+        Thread.sleep(millis, nanos);
+    }
+
+    public static int identityHashCode(Object o) {
+        record("identityHashCode", o);
+        return System.identityHashCode(o);
+    }
+
+    public static void exit(int status) {
+        record("exit", status);
+    }
+
+    public static void exit(Runtime runtime, int status) {
+        record("exit", runtime, status);
+    }
+
+    public static void halt(Runtime runtime, int status) {
+        record("halt", runtime, status);
+    }
+}

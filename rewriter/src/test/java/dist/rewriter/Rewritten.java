@@ -1,0 +1,114 @@
+package dist.rewriter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.util.CheckClassAdapter;
+
+/**
+ * A fresh class loader that defines a subject class and its nested classes rewritten for
+ * {@link RecordingHooks} (each verified first), and everything else from the test's loader.
+ */
+final class Rewritten extends ClassLoader {
+    static final String HOOKS = RecordingHooks.class.getName().replace('.', '/');
+    static final ConcurrencyRewriter REWRITER = new ConcurrencyRewriter(HOOKS, Rewritten::isThread);
+
+    private final String root;
+    private final UnaryOperator<byte[]> beforeRewrite;
+    private final Map<String, RewriteCounts> counts = new ConcurrentHashMap<>();
+
+    Rewritten(Class<?> root) {
+        this(root, UnaryOperator.identity());
+    }
+
+    /** @param beforeRewrite applied to each original class file, to vary its version */
+    Rewritten(Class<?> root, UnaryOperator<byte[]> beforeRewrite) {
+        super(Rewritten.class.getClassLoader());
+        this.root = root.getName();
+        this.beforeRewrite = beforeRewrite;
+    }
+
+    private static boolean isThread(String internalName) {
+        try {
+            return Thread.class.isAssignableFrom(Class.forName(internalName.replace('/', '.'), false, Rewritten.class.getClassLoader()));
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
+    }
+
+    static byte[] bytesOf(Class<?> type) {
+        return bytesOf(type.getName());
+    }
+
+    private static byte[] bytesOf(String className) {
+        try (InputStream in = Rewritten.class.getResourceAsStream("/" + className.replace('.', '/') + ".class")) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static void assertVerifies(byte[] classFile) {
+        StringWriter problems = new StringWriter();
+        CheckClassAdapter.verify(new ClassReader(classFile), Rewritten.class.getClassLoader(), false, new PrintWriter(problems));
+        assertEquals("", problems.toString());
+    }
+
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+        if (!name.equals(root) && !name.startsWith(root + "$")) {
+            return super.loadClass(name, resolve);
+        }
+        synchronized (getClassLoadingLock(name)) {
+            Class<?> loaded = findLoadedClass(name);
+            if (loaded != null) {
+                return loaded;
+            }
+            byte[] original = beforeRewrite.apply(bytesOf(name));
+            ConcurrencyRewriter.Result result = REWRITER.rewrite(original);
+            counts.put(name, result.counts());
+            byte[] bytes = result.bytes() == null ? original : result.bytes();
+            assertVerifies(bytes);
+            return defineClass(name, bytes, 0, bytes.length);
+        }
+    }
+
+    Class<?> load(Class<?> original) {
+        try {
+            return loadClass(original.getName());
+        } catch (ClassNotFoundException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** What the rewriter did to a class loaded here. */
+    RewriteCounts counts(Class<?> original) {
+        load(original);
+        return counts.get(original.getName());
+    }
+
+    /** Runs a public static method of the rewritten root class; exceptions come out unwrapped. */
+    Object call(String method, Object... arguments) throws Throwable {
+        Class<?> type = loadClass(root);
+        for (Method candidate : type.getMethods()) {
+            if (candidate.getName().equals(method) && candidate.getParameterCount() == arguments.length) {
+                try {
+                    return candidate.invoke(null, arguments);
+                } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                }
+            }
+        }
+        throw new AssertionError("no method " + method + " in " + root);
+    }
+}
