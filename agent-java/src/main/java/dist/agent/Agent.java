@@ -6,6 +6,8 @@ import dist.node.WorkerNode;
 import dist.transport.Log;
 import dist.transport.TransportException;
 import java.lang.instrument.Instrumentation;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The entry of {@code -javaagent:dist.jar=...}: validates the options, installs the class
@@ -23,6 +25,16 @@ public final class Agent {
         start(arguments, instrumentation, false);
     }
 
+    /**
+     * The object space reads a Thread's task and gives copies of Thread subclasses a thread state
+     * (dist.gos.ThreadTasks, Instances): that needs java.lang's private fields, opened to dist only.
+     */
+    private static void openThreadInternals(Instrumentation instrumentation) {
+        Module distModule = Agent.class.getModule();
+        instrumentation.redefineModule(Thread.class.getModule(), Set.of(), Map.of(),
+                Map.of("java.lang", Set.of(distModule)), Set.of(), Map.of());
+    }
+
     private static void start(String arguments, Instrumentation instrumentation, boolean atStartup) {
         ProtobufUnsafeGuard.install(instrumentation);
         AgentOptions options;
@@ -34,6 +46,7 @@ public final class Agent {
             return;
         }
         Log.verbose(options.verbose() || Log.isVerbose());
+        openThreadInternals(instrumentation);
         instrumentation.addTransformer(new ApplicationTransformer());
         try {
             if (options.role() == AgentOptions.Role.HOME) {

@@ -4,119 +4,222 @@ import dist.node.ApplicationThreads;
 
 /**
  * The runtime side of the rewriter's single-system-image transformations: rewritten application
- * code calls these in place of field and static accesses that may need the object space, monitor
- * operations, {@code wait/notify}, thread operations, identity hashes and {@code System.exit}.
- * Public because application classes link to it; every method keeps the single-JVM meaning of the
- * operation it replaces.
- *
- * <p>Until the object space exists every application thread runs at the home ({@link ThreadPlacement}
- * says so in the run report), so no object is a copy, statics are valid, and every monitor is the
- * JVM's own: each hook does exactly what the instruction it replaces did, plus counting. That is
- * what the instrumentation-overhead benchmark measures.
+ * code calls these in place of monitor operations, {@code wait/notify}, thread operations,
+ * identity hashes, {@code System.exit}, and where a field or static access needs the object space.
+ * Public because application classes link to it. Each keeps the single-JVM meaning of what it
+ * replaces: on the home (and without dist) it does just that, plus counting; on a worker, objects
+ * that are copies of the home's go through {@link WorkerRuntime}.
  */
 public final class Hooks {
+    static volatile HomeRuntime home;
+    static volatile WorkerRuntime worker;
+
     private Hooks() {}
 
     // ---- objects and statics ----------------------------------------------------------------
 
-    /** A read or write reached a copy that was never fetched. */
+    /** A copy that was never fetched was used. Copies arrive with their state, so this is a bug. */
     public static void fault(Object object) {
-        // Nothing is shared yet (see ThreadPlacement), so no object can be a copy: a fault means the
-        // class was transformed against a different runtime, and going on would read stale data.
         throw new IllegalStateException("dist: object of " + object.getClass().getName()
-                + " is marked as a remote copy, but this runtime shares no objects; rebuild dist.jar");
+                + " is marked as a copy without state; the run cannot go on coherently");
     }
 
     /** A static field of {@code owner} was used where the statics are not valid. */
     public static void staticFault(Class<?> owner) {
-        // Statics are valid everywhere while the program runs on its home alone.
+        WorkerRuntime w = worker;
+        if (w != null) {
+            w.fetchStatics(owner);
+        }
     }
 
-    public static void beforeVolatileRead(Object holder) {}
+    public static void beforeVolatileRead(Object holder) {
+        WorkerRuntime w = worker;
+        if (w != null && w.space().isCopy(holder)) {
+            w.refresh();
+        }
+    }
 
-    public static void afterVolatileRead() {}
+    public static void afterVolatileRead() {
+        // The refresh before the read already made everything the writer released visible.
+    }
 
-    public static void beforeVolatileWrite() {}
+    public static void beforeVolatileWrite() {
+        // The release follows the write (afterVolatileWrite), carrying everything before it.
+    }
 
-    public static void afterVolatileWrite(Object holder) {}
+    public static void afterVolatileWrite(Object holder) {
+        WorkerRuntime w = worker;
+        if (w != null && w.space().isCopy(holder)) {
+            w.release();
+        }
+    }
 
-    /** Whether {@code <clinit>} of {@code owner} runs in this JVM (it runs once, at the home). */
+    /**
+     * Whether {@code <clinit>} of {@code owner} runs in this JVM: it runs once, at the home; a
+     * worker fetches the statics it made instead. Enum constants are made on every node (they
+     * travel by name), so enums initialize everywhere.
+     */
     public static boolean runClassInitializer(Class<?> owner) {
-        return true;
+        if (worker == null || owner.isEnum()) {
+            return true;
+        }
+        InjectedState.setClass(owner, InjectedState.NOT_FETCHED);
+        return false;
     }
 
     public static int identityHashCode(Object object) {
-        return System.identityHashCode(object);
+        WorkerRuntime w = worker;
+        if (w != null) {
+            return w.space().identityHash(object);
+        }
+        HomeRuntime h = home;
+        return h != null ? h.identityHash(object) : System.identityHashCode(object);
     }
 
     // ---- monitors ---------------------------------------------------------------------------
 
-    /** Returns the object whose JVM monitor the caller takes: the object itself while it is local. */
+    /** Returns the object whose JVM monitor the caller takes: the object itself unless it is a copy. */
     public static Object monitorEnter(Object lock) {
+        WorkerRuntime w = worker;
+        if (w != null && w.space().isCopy(lock)) {
+            NodeCounters.MONITOR_REMOTE.increment();
+            return w.enter(lock);
+        }
         NodeCounters.MONITOR_LOCAL.increment();
         return lock;
     }
 
-    public static void monitorEntered(Object taken) {}
+    public static void monitorEntered(Object taken) {
+        // Entering a shared monitor already refreshed this node (see WorkerRuntime.enter).
+    }
 
     public static Object monitorExit(Object lock) {
+        WorkerRuntime w = worker;
+        // A local object that became shared while locked keeps its local monitor until exited.
+        if (w != null && w.space().isCopy(lock) && !Thread.holdsLock(lock)) {
+            return w.exit(lock);
+        }
         return lock;
     }
 
     public static void wait(Object lock) throws InterruptedException {
-        lock.wait();
+        wait(lock, 0L);
     }
 
     public static void wait(Object lock, long millis) throws InterruptedException {
-        lock.wait(millis);
+        WorkerRuntime w = worker;
+        if (w != null && w.space().isCopy(lock) && !Thread.holdsLock(lock)) {
+            if (millis < 0) {
+                throw new IllegalArgumentException("timeout value is negative");
+            }
+            w.await(lock, millis);
+        } else {
+            lock.wait(millis);
+        }
     }
 
     public static void wait(Object lock, long millis, int nanos) throws InterruptedException {
-        lock.wait(millis, nanos);
+        if (nanos < 0 || nanos > 999_999) {
+            throw new IllegalArgumentException("nanosecond timeout value out of range");
+        }
+        if (worker != null && worker.space().isCopy(lock) && !Thread.holdsLock(lock)) {
+            wait(lock, nanos > 0 && millis < Long.MAX_VALUE ? millis + 1 : millis);
+        } else {
+            lock.wait(millis, nanos);
+        }
     }
 
     public static void notify(Object lock) {
-        lock.notify();
+        WorkerRuntime w = worker;
+        if (w != null && w.space().isCopy(lock) && !Thread.holdsLock(lock)) {
+            w.notify(lock, false);
+        } else {
+            lock.notify();
+        }
     }
 
     public static void notifyAll(Object lock) {
-        lock.notifyAll();
+        WorkerRuntime w = worker;
+        if (w != null && w.space().isCopy(lock) && !Thread.holdsLock(lock)) {
+            w.notify(lock, true);
+        } else {
+            lock.notifyAll();
+        }
     }
 
     // ---- threads ----------------------------------------------------------------------------
 
     public static void start(Thread thread) {
-        ThreadPlacement.start(thread);
+        HomeRuntime h = home;
+        if (h != null) {
+            h.start(thread);
+        } else {
+            if (worker != null) {
+                ThreadPlacement.record(thread.getName() + ": started by a placed thread, runs on its node");
+            }
+            thread.start();
+        }
         ApplicationThreads.started(thread);
     }
 
     public static void join(Thread thread) throws InterruptedException {
-        thread.join();
+        join(thread, 0L);
     }
 
     public static void join(Thread thread, long millis) throws InterruptedException {
-        thread.join(millis);
+        HomeRuntime h = home;
+        if (h != null && h.isPlaced(thread)) {
+            if (millis < 0) {
+                throw new IllegalArgumentException("timeout value is negative");
+            }
+            h.join(thread, millis);
+        } else {
+            refuseOnWorker(thread, "join");
+            thread.join(millis);
+        }
     }
 
     public static void join(Thread thread, long millis, int nanos) throws InterruptedException {
-        thread.join(millis, nanos);
+        if (nanos < 0 || nanos > 999_999) {
+            throw new IllegalArgumentException("nanosecond timeout value out of range");
+        }
+        HomeRuntime h = home;
+        if (h != null && h.isPlaced(thread)) {
+            join(thread, nanos > 0 && millis < Long.MAX_VALUE ? millis + 1 : millis);
+        } else {
+            refuseOnWorker(thread, "join");
+            thread.join(millis, nanos);
+        }
     }
 
     public static boolean isAlive(Thread thread) {
+        HomeRuntime h = home;
+        if (h != null) {
+            return h.isAlive(thread);
+        }
+        refuseOnWorker(thread, "isAlive");
         return thread.isAlive();
     }
 
     @SuppressWarnings("deprecation") // Thread.threadId() is Java 19+; dist runs on 17
     public static long threadId(Thread thread) {
-        return thread.getId();
+        WorkerRuntime w = worker;
+        return w != null ? w.threadId(thread) : thread.getId();
     }
 
     public static void interrupt(Thread thread) {
-        thread.interrupt();
+        HomeRuntime h = home;
+        if (h != null && h.isPlaced(thread)) {
+            h.interrupt(thread);
+        } else {
+            refuseOnWorker(thread, "interrupt");
+            thread.interrupt();
+        }
     }
 
     public static Thread currentThread() {
-        return Thread.currentThread();
+        WorkerRuntime w = worker;
+        return w != null ? w.currentThread() : Thread.currentThread();
     }
 
     public static void sleep(long millis) throws InterruptedException {
@@ -127,17 +230,38 @@ public final class Hooks {
         Thread.sleep(millis, nanos);
     }
 
+    /** A thread placed elsewhere, seen from a worker: its real state is at the home, not here. */
+    private static void refuseOnWorker(Thread thread, String operation) {
+        WorkerRuntime w = worker;
+        if (w != null && w.space().isCopy(thread)) {
+            w.stop(70, "thread " + Thread.currentThread().getName() + " on a worker called " + operation + " on thread "
+                    + thread.getName() + ", which runs elsewhere; dist supports that only from the home so far");
+        }
+    }
+
     // ---- the end of the program -------------------------------------------------------------
 
     public static void exit(int status) {
+        WorkerRuntime w = worker;
+        if (w != null) {
+            w.stop(status, "");
+        }
         System.exit(status);
     }
 
     public static void exit(Runtime runtime, int status) {
+        WorkerRuntime w = worker;
+        if (w != null) {
+            w.stop(status, "");
+        }
         runtime.exit(status);
     }
 
     public static void halt(Runtime runtime, int status) {
+        WorkerRuntime w = worker;
+        if (w != null) {
+            w.stop(status, "");
+        }
         runtime.halt(status);
     }
 }

@@ -13,30 +13,44 @@ import java.util.List;
 /**
  * The values of a shared thing that the object space copies, seen as numbered slots: the instance
  * fields of an application object (its own class's and its application superclasses', never
- * dist's injected ones), or the elements of an array. Every slot can be read and compare-and-set
- * as a boxed value, which is what twin/diff needs; whether two values are the same is decided as
- * the JVM would for that slot's type (bits for primitives, identity for references).
+ * dist's injected ones; of a {@code Thread} subclass only the application's fields), the elements
+ * of an array, or the static fields of an application class (the holder is then the
+ * {@code Class}). Every slot can be read, set and compare-and-set as a boxed value, which is what
+ * twin/diff needs; whether two values are the same is decided as {@code ==} on the slot's type
+ * would (bits for primitives, identity for references).
  */
 abstract class Slots {
     private static final ClassValue<Slots> OF_CLASS = new ClassValue<>() {
         @Override
         protected Slots computeValue(Class<?> type) {
-            return type.isArray() ? new ArraySlots(type) : new FieldSlots(type);
+            return type.isArray() ? new ArraySlots(type) : new FieldSlots(type, instanceFields(type), false);
+        }
+    };
+    private static final ClassValue<Slots> STATICS = new ClassValue<>() {
+        @Override
+        protected Slots computeValue(Class<?> type) {
+            return new FieldSlots(type, staticFields(type), true);
         }
     };
 
-    static Slots of(Class<?> type) {
-        return OF_CLASS.get(type);
+    /** The slots of a holder: a {@code Class} stands for its statics. */
+    static Slots of(Object holder) {
+        return holder instanceof Class<?> c ? STATICS.get(c) : OF_CLASS.get(holder.getClass());
     }
 
     abstract int count(Object holder);
 
     abstract Object get(Object holder, int slot);
 
+    /** A volatile write, so that a reader who sees a later slot's value sees this one. */
+    abstract void set(Object holder, int slot, Object value);
+
     /** Sets the slot to {@code update} only if it still holds {@code expected}; atomic. */
     abstract boolean compareAndSet(Object holder, int slot, Object expected, Object update);
 
     abstract boolean isPrimitive(int slot);
+
+    abstract boolean isVolatile(int slot);
 
     /** Whether two values of this slot are the same value, as {@code ==} on the slot's type says. */
     final boolean same(int slot, Object a, Object b) {
@@ -45,13 +59,15 @@ abstract class Slots {
 
     private static final class ArraySlots extends Slots {
         private final MethodHandle get;
+        private final MethodHandle set;
         private final MethodHandle compareAndSet;
         private final boolean primitive;
 
         ArraySlots(Class<?> arrayType) {
             VarHandle elements = MethodHandles.arrayElementVarHandle(arrayType);
-            this.get = generic(elements.toMethodHandle(VarHandle.AccessMode.GET), Object.class, Object.class, int.class);
-            this.compareAndSet = generic(elements.toMethodHandle(VarHandle.AccessMode.COMPARE_AND_SET),
+            this.get = generic(elements, VarHandle.AccessMode.GET, Object.class, Object.class, int.class);
+            this.set = generic(elements, VarHandle.AccessMode.SET_VOLATILE, void.class, Object.class, int.class, Object.class);
+            this.compareAndSet = generic(elements, VarHandle.AccessMode.COMPARE_AND_SET,
                     boolean.class, Object.class, int.class, Object.class, Object.class);
             this.primitive = arrayType.getComponentType().isPrimitive();
         }
@@ -71,6 +87,15 @@ abstract class Slots {
         }
 
         @Override
+        void set(Object holder, int slot, Object value) {
+            try {
+                set.invokeExact(holder, slot, value);
+            } catch (Throwable e) {
+                throw rethrow(e);
+            }
+        }
+
+        @Override
         boolean compareAndSet(Object holder, int slot, Object expected, Object update) {
             try {
                 return (boolean) compareAndSet.invokeExact(holder, slot, expected, update);
@@ -83,25 +108,48 @@ abstract class Slots {
         boolean isPrimitive(int slot) {
             return primitive;
         }
+
+        @Override
+        boolean isVolatile(int slot) {
+            return false;
+        }
     }
 
+    /** Fields through method handles; for statics the holder argument is ignored. */
     private static final class FieldSlots extends Slots {
         private final MethodHandle[] get;
+        private final MethodHandle[] set;
         private final MethodHandle[] compareAndSet;
         private final boolean[] primitive;
+        private final boolean[] isVolatile;
 
-        FieldSlots(Class<?> type) {
-            List<Field> fields = copiedFields(type);
-            get = new MethodHandle[fields.size()];
-            compareAndSet = new MethodHandle[fields.size()];
-            primitive = new boolean[fields.size()];
-            for (int i = 0; i < fields.size(); i++) {
+        FieldSlots(Class<?> type, List<Field> fields, boolean statics) {
+            int n = fields.size();
+            get = new MethodHandle[n];
+            set = new MethodHandle[n];
+            compareAndSet = new MethodHandle[n];
+            primitive = new boolean[n];
+            isVolatile = new boolean[n];
+            for (int i = 0; i < n; i++) {
                 Field field = fields.get(i);
-                VarHandle handle = varHandle(field);
-                get[i] = generic(handle.toMethodHandle(VarHandle.AccessMode.GET), Object.class, Object.class);
-                compareAndSet[i] = generic(handle.toMethodHandle(VarHandle.AccessMode.COMPARE_AND_SET),
-                        boolean.class, Object.class, Object.class, Object.class);
+                VarHandle handle = varHandle(type, field);
+                MethodHandle g = generic(handle, VarHandle.AccessMode.GET, Object.class, statics ? new Class<?>[0]
+                        : new Class<?>[] {Object.class});
+                MethodHandle s = generic(handle, VarHandle.AccessMode.SET_VOLATILE, void.class, statics
+                        ? new Class<?>[] {Object.class} : new Class<?>[] {Object.class, Object.class});
+                MethodHandle c = generic(handle, VarHandle.AccessMode.COMPARE_AND_SET, boolean.class, statics
+                        ? new Class<?>[] {Object.class, Object.class}
+                        : new Class<?>[] {Object.class, Object.class, Object.class});
+                if (statics) {
+                    g = MethodHandles.dropArguments(g, 0, Object.class);
+                    s = MethodHandles.dropArguments(s, 0, Object.class);
+                    c = MethodHandles.dropArguments(c, 0, Object.class);
+                }
+                get[i] = g;
+                set[i] = s;
+                compareAndSet[i] = c;
                 primitive[i] = field.getType().isPrimitive();
+                isVolatile[i] = Modifier.isVolatile(field.getModifiers());
             }
         }
 
@@ -114,6 +162,15 @@ abstract class Slots {
         Object get(Object holder, int slot) {
             try {
                 return get[slot].invokeExact(holder);
+            } catch (Throwable e) {
+                throw rethrow(e);
+            }
+        }
+
+        @Override
+        void set(Object holder, int slot, Object value) {
+            try {
+                set[slot].invokeExact(holder, value);
             } catch (Throwable e) {
                 throw rethrow(e);
             }
@@ -133,40 +190,67 @@ abstract class Slots {
             return primitive[slot];
         }
 
-        /** Superclass fields first, each class's in declaration order: the same order on every node. */
-        private static List<Field> copiedFields(Class<?> type) {
-            List<Class<?>> chain = new ArrayList<>();
-            for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-                if (c.getClassLoader() == null || c.getClassLoader() == ClassLoader.getPlatformClassLoader()) {
-                    throw new UnsharableException(type, "it extends " + c.getName()
-                            + ", a JDK class whose fields dist cannot copy yet");
-                }
-                chain.add(0, c);
-            }
-            List<Field> fields = new ArrayList<>();
-            for (Class<?> c : chain) {
-                for (Field field : c.getDeclaredFields()) {
-                    if (!Modifier.isStatic(field.getModifiers()) && !field.getName().startsWith("$dist$")) {
-                        fields.add(field);
-                    }
-                }
-            }
-            return fields;
-        }
-
-        private static VarHandle varHandle(Field field) {
-            try {
-                return MethodHandles.privateLookupIn(field.getDeclaringClass(), MethodHandles.lookup())
-                        .unreflectVarHandle(field);
-            } catch (IllegalAccessException e) {
-                throw new UnsharableException(field.getDeclaringClass(), "dist may not access field "
-                        + field.getName() + " (" + e.getMessage() + ")");
-            }
+        @Override
+        boolean isVolatile(int slot) {
+            return isVolatile[slot];
         }
     }
 
-    private static MethodHandle generic(MethodHandle handle, Class<?> returnType, Class<?>... parameters) {
-        return handle.asType(MethodType.methodType(returnType, parameters));
+    /**
+     * Superclass fields first, each class's in declaration order: the same order on every node. A
+     * Thread subclass's thread state is the JVM's business (each node has its own Thread), so
+     * copying stops at {@code Thread}; any other JDK superclass with state cannot be copied.
+     */
+    private static List<Field> instanceFields(Class<?> type) {
+        List<Class<?>> chain = new ArrayList<>();
+        for (Class<?> c = type; c != Object.class && c != Thread.class; c = c.getSuperclass()) {
+            if (isJdk(c)) {
+                throw new UnsharableException(type, "it extends " + c.getName()
+                        + ", a JDK class whose fields dist cannot copy yet");
+            }
+            chain.add(0, c);
+        }
+        List<Field> fields = new ArrayList<>();
+        for (Class<?> c : chain) {
+            for (Field field : c.getDeclaredFields()) {
+                if (!Modifier.isStatic(field.getModifiers()) && !field.getName().startsWith("$dist$")) {
+                    fields.add(field);
+                }
+            }
+        }
+        return fields;
+    }
+
+    /** Static fields except dist's and compile-time constants (the same on every node, and final). */
+    private static List<Field> staticFields(Class<?> type) {
+        List<Field> fields = new ArrayList<>();
+        for (Field field : type.getDeclaredFields()) {
+            int modifiers = field.getModifiers();
+            if (Modifier.isStatic(modifiers) && !field.getName().startsWith("$dist$") && !Modifier.isFinal(modifiers)) {
+                fields.add(field);
+            }
+        }
+        return fields;
+    }
+
+    static boolean isJdk(Class<?> c) {
+        return c.getClassLoader() == null || c.getClassLoader() == ClassLoader.getPlatformClassLoader();
+    }
+
+    private static VarHandle varHandle(Class<?> type, Field field) {
+        if (Modifier.isFinal(field.getModifiers())) {
+            throw new UnsharableException(type, "field " + field.getName() + " is final: the class was not rewritten by dist");
+        }
+        try {
+            return MethodHandles.privateLookupIn(field.getDeclaringClass(), MethodHandles.lookup()).unreflectVarHandle(field);
+        } catch (IllegalAccessException e) {
+            throw new UnsharableException(type, "dist may not access field " + field.getName() + " (" + e.getMessage() + ")");
+        }
+    }
+
+    private static MethodHandle generic(VarHandle handle, VarHandle.AccessMode mode, Class<?> returnType,
+                                        Class<?>... parameters) {
+        return handle.toMethodHandle(mode).asType(MethodType.methodType(returnType, parameters));
     }
 
     private static RuntimeException rethrow(Throwable e) {

@@ -4,12 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The values a copy had when this node last agreed with the home, kept beside the copy (twin/diff,
- * as in TreadMarks). A release sends what differs from the twin; a refresh at acquire takes the
- * home's value only where the copy still equals its twin, with a compare-and-set, so a write that
- * a thread of this node makes meanwhile is never overwritten. Writers of the copy never touch the
- * twin, so they need no lock; releases and refreshes of one copy are serialized by the caller
- * holding the twin's monitor.
+ * The values of a holder (object, array or class statics) that two sides last agreed on (twin/diff,
+ * as in TreadMarks). On a worker it sits beside each copy: a release sends what differs from it; a
+ * refresh at acquire takes the home's value only where the copy still equals its twin, with a
+ * compare-and-set, so a write that a thread of the worker makes meanwhile is never overwritten. At
+ * the home one twin per (worker, object) records what that worker last saw, so a refresh sends only
+ * what changed since. Writers of the holder never touch the twin and need no lock; operations on
+ * one twin are serialized by its monitor.
  */
 final class Twin {
     /** One slot's new value, as a release sends it or a refresh applies it. */
@@ -23,25 +24,30 @@ final class Twin {
         this.agreed = agreed;
     }
 
-    /** The twin of a copy whose current values are the home's. */
-    static Twin of(Object copy) {
-        Slots slots = Slots.of(copy.getClass());
-        Object[] values = new Object[slots.count(copy)];
+    /** The twin of a holder whose current values both sides have. */
+    static Twin of(Object holder) {
+        Slots slots = Slots.of(holder);
+        Object[] values = new Object[slots.count(holder)];
         for (int i = 0; i < values.length; i++) {
-            values[i] = slots.get(copy, i);
+            values[i] = slots.get(holder, i);
         }
         return new Twin(slots, values);
     }
 
+    /** The agreed values, slot by slot (the array itself: callers only read it). */
+    Object[] agreed() {
+        return agreed;
+    }
+
     /**
-     * What the copy's threads wrote since the last release; the twin then holds the values
-     * returned, not the copy's values of a moment later, so a write racing with this release stays
-     * a difference for the next one.
+     * What changed since the two sides last agreed; the twin then holds the values returned, not
+     * the holder's values of a moment later, so a write racing with this call stays a difference
+     * for the next one.
      */
-    synchronized List<Change> release(Object copy) {
+    synchronized List<Change> changes(Object holder) {
         List<Change> changes = new ArrayList<>();
         for (int i = 0; i < agreed.length; i++) {
-            Object current = slots.get(copy, i);
+            Object current = slots.get(holder, i);
             if (!slots.same(i, current, agreed[i])) {
                 changes.add(new Change(i, current));
                 agreed[i] = current;
@@ -51,14 +57,29 @@ final class Twin {
     }
 
     /**
-     * Applies the home's newer values. A slot this node has written since it last agreed keeps
-     * the local value (it goes home at the next release); any other slot takes the home's.
+     * A copy takes the home's newer values: a slot written here since it last agreed keeps the
+     * local value (it goes home at the next release); any other slot takes the home's.
      */
     synchronized void refresh(Object copy, List<Change> fromHome) {
         for (Change change : fromHome) {
             int slot = change.slot();
             slots.compareAndSet(copy, slot, agreed[slot], change.value());
             agreed[slot] = change.value();
+        }
+    }
+
+    /**
+     * The home takes a worker's writes into the master, volatile slots last, so a thread that
+     * sees a volatile write also sees the plain writes released with it.
+     */
+    synchronized void apply(Object master, List<Change> fromWorker) {
+        for (boolean volatilePass : new boolean[] {false, true}) {
+            for (Change change : fromWorker) {
+                if (slots.isVolatile(change.slot()) == volatilePass) {
+                    slots.set(master, change.slot(), change.value());
+                    agreed[change.slot()] = change.value();
+                }
+            }
         }
     }
 }

@@ -10,7 +10,7 @@ public final class ApplicationThreads {
 
     private ApplicationThreads() {}
 
-    /** A thread that application code started here (through {@code ThreadHooks}). */
+    /** A thread that application code started here (through {@code dist.gos.Hooks.start}). */
     public static void started(Thread thread) {
         RAN.add(record(thread, "started"));
     }

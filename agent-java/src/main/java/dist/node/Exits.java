@@ -3,12 +3,12 @@ package dist.node;
 import dist.transport.Log;
 
 /** Ends this JVM from any thread, without waiting on the thread that asked (it may be the transport loop). */
-final class Exits {
+public final class Exits {
     private static final long HALT_AFTER_MILLIS = 3_000;
 
     private Exits() {}
 
-    static void exitSoon(int status, String reason) {
+    public static void exitSoon(int status, String reason) {
         Thread exit = new Thread(() -> {
             Log.debug(reason);
             Thread halt = new Thread(() -> {

@@ -7,6 +7,7 @@ import dist.coordinator.MembershipSettings;
 import dist.coordinator.proto.NodeInfo;
 import dist.coordinator.proto.NodeState;
 import dist.coordinator.proto.Role;
+import dist.gos.ObjectSpace;
 import dist.node.proto.NodeMessageType;
 import dist.node.proto.NodeReport;
 import dist.node.proto.ReportRequest;
@@ -73,6 +74,7 @@ public final class HomeNode {
         Membership membership = Membership.join(endpoint, coordinatorAddress, Role.HOME, new Membership.Listener() {
             @Override
             public void changed(NodeInfo node) {
+                ObjectSpace.nodeChanged(node);
                 if (node.getState() == NodeState.DEAD) {
                     Log.warn("node " + node.getId() + " (" + node.getRole().name().toLowerCase() + ", pid "
                             + node.getPid() + ") died");
@@ -87,6 +89,7 @@ public final class HomeNode {
             }
         });
         runtime.install(membership);
+        ObjectSpace.startHome(endpoint, membership, applicationLoader);
         if (mainThread != null) {
             ApplicationThreads.main(mainThread);
         }

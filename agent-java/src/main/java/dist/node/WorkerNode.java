@@ -5,6 +5,7 @@ import dist.coordinator.Membership;
 import dist.coordinator.proto.NodeInfo;
 import dist.coordinator.proto.NodeState;
 import dist.coordinator.proto.Role;
+import dist.gos.ObjectSpace;
 import dist.transport.ClusterSecret;
 import dist.transport.Endpoint;
 import dist.transport.Log;
@@ -59,6 +60,8 @@ public final class WorkerNode {
             }
         });
         runtime.install(membership[0]);
+        ObjectSpace.startWorker(endpoint, () -> homeAddress(membership[0]).orElseThrow(
+                () -> new IllegalStateException("the home is not a member of the cluster any more")), loader);
         if (options.parentPid() != 0) {
             Optional<ProcessHandle> parent = ProcessHandle.of(options.parentPid());
             if (parent.isEmpty()) {

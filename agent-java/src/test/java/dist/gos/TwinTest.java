@@ -31,12 +31,12 @@ class TwinTest {
         account.total = 1L << 40;
         account.balance = 2.5;
         account.next = account;
-        List<Change> changes = twin.release(account);
+        List<Change> changes = twin.changes(account);
         // slots: count, total (Base first), then balance, owner, next; the injected field is not copied
         assertEquals(List.of(new Change(1, 1L << 40), new Change(2, 2.5)), changes.subList(0, 2));
         assertEquals(4, changes.get(2).slot());
         assertTrue(changes.get(2).value() == account);
-        assertEquals(List.of(), twin.release(account));
+        assertEquals(List.of(), twin.changes(account));
     }
 
     @Test
@@ -45,7 +45,7 @@ class TwinTest {
         account.owner = new String("ann");
         Twin twin = Twin.of(account);
         account.owner = new String("ann");
-        assertEquals(1, twin.release(account).size());
+        assertEquals(1, twin.changes(account).size());
     }
 
     @Test
@@ -57,7 +57,7 @@ class TwinTest {
         assertEquals(7, account.count);
         assertEquals(5L, account.total);
         assertEquals("bob", account.owner);
-        assertEquals(List.of(new Change(0, 7)), twin.release(account));
+        assertEquals(List.of(new Change(0, 7)), twin.changes(account));
     }
 
     @Test
@@ -65,18 +65,18 @@ class TwinTest {
         double[] values = {1.0, Double.NaN, 3.0};
         Twin doubles = Twin.of(values);
         values[2] = -0.0;
-        assertEquals(List.of(new Change(2, -0.0)), doubles.release(values), "NaN equals its twin; 3.0 -> -0.0 differs");
+        assertEquals(List.of(new Change(2, -0.0)), doubles.changes(values), "NaN equals its twin; 3.0 -> -0.0 differs");
         doubles.refresh(values, List.of(new Change(0, 9.0)));
         assertEquals(9.0, values[0]);
 
         Object[] refs = {"a", null};
         Twin references = Twin.of(refs);
         refs[1] = refs;
-        assertEquals(1, references.release(refs).size());
+        assertEquals(1, references.changes(refs).size());
         int[][] matrix = {{1}, {2}};
         Twin rows = Twin.of(matrix);
         matrix[1] = new int[] {3};
-        assertEquals(1, rows.release(matrix).get(0).slot());
+        assertEquals(1, rows.changes(matrix).get(0).slot());
     }
 
     @Test
@@ -92,10 +92,10 @@ class TwinTest {
         });
         writer.start();
         while (writer.isAlive()) {
-            twin.release(slot).forEach(change -> home[0] = (long) change.value());
+            twin.changes(slot).forEach(change -> home[0] = (long) change.value());
         }
         writer.join();
-        twin.release(slot).forEach(change -> home[0] = (long) change.value());
+        twin.changes(slot).forEach(change -> home[0] = (long) change.value());
         assertEquals(last, home[0]);
     }
 

@@ -35,7 +35,7 @@ public final class ConcurrencyRewriter {
      * their wrappers get the same hooks as those of synchronized blocks.
      */
     public ClassVisitor visitor(ClassVisitor next, RewriteCounts counts) {
-        ClassVisitor calls = new CallSiteRewriter(next, hookOwner, isThread, counts);
+        ClassVisitor calls = new CallSiteRewriter(new RunnableLambdaRewriter(next, counts), hookOwner, isThread, counts);
         return new SynchronizedMethodRewriter(new MonitorRewriter(calls, hookOwner, counts), counts);
     }
 

@@ -27,7 +27,9 @@ public final class RewriteCounts {
         SLEEP(true),
         IDENTITY_HASH_CODE(true),
         /** System.exit, Runtime.exit and Runtime.halt. */
-        EXIT(true);
+        EXIT(true),
+        /** Runnable lambdas and method references made serializable, so a thread's task can travel. */
+        RUNNABLE_LAMBDA(true);
 
         private final boolean changesClass;
 

@@ -1,0 +1,314 @@
+package dist.gos;
+
+import dist.coordinator.Membership;
+import dist.coordinator.proto.NodeInfo;
+import dist.coordinator.proto.NodeState;
+import dist.node.Exits;
+import dist.node.proto.NodeMessageType;
+import dist.node.proto.SpaceMessage;
+import dist.transport.Endpoint;
+import dist.transport.Inbound;
+import dist.transport.Log;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The home's object-space runtime: places application threads, serves workers' releases,
+ * refreshes, statics and monitor operations, prints what placed threads print, and stands in for
+ * the logical threads it placed elsewhere ({@code join}, {@code isAlive}, {@code interrupt}).
+ */
+final class HomeRuntime {
+    private final Endpoint endpoint;
+    private final Membership membership;
+    private final HomeSpace space;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Map<Thread, Placed> placedByThread = new IdentityHashMap<>();
+    private final Map<Long, Placed> placedById = new HashMap<>();
+    private final Map<Long, Delegate> delegates = new HashMap<>();
+    private final List<Thread> startedHere = new ArrayList<>();
+    private int nextChoice;
+
+    /** A thread placed on a worker, as the home sees it. */
+    private static final class Placed {
+        final Thread shell;
+        final NodeInfo node;
+        boolean ended;
+
+        Placed(Thread shell, NodeInfo node) {
+            this.shell = shell;
+            this.node = node;
+        }
+    }
+
+    HomeRuntime(Endpoint endpoint, Membership membership, ClassLoader loader) {
+        this.endpoint = endpoint;
+        this.membership = membership;
+        this.space = new HomeSpace(endpoint.nodeId(), loader);
+        this.out = System.out;
+        this.err = System.err;
+        endpoint.registerImmediate(NodeMessageType.SPACE_THREAD_END_VALUE, this::threadEnded);
+        endpoint.registerImmediate(NodeMessageType.SPACE_FLUSH_VALUE, m -> reply(release(m)));
+        endpoint.registerImmediate(NodeMessageType.SPACE_REFRESH_VALUE,
+                m -> SpaceMessages.wrap(space.write(m.sender(), w -> space.writeRefresh(m.sender(), w))));
+        endpoint.register(NodeMessageType.SPACE_STATICS_VALUE, m -> CompletableFuture.supplyAsync(() -> statics(m)));
+        endpoint.register(NodeMessageType.SPACE_MONITOR_VALUE, this::monitor);
+        endpoint.registerImmediate(NodeMessageType.SPACE_INTERRUPT_VALUE, this::interruptDelegate);
+        endpoint.registerImmediate(NodeMessageType.SPACE_OUTPUT_VALUE, this::output);
+        endpoint.registerImmediate(NodeMessageType.SPACE_STOP_VALUE, this::stop);
+    }
+
+    // ---- threads --------------------------------------------------------------------------
+
+    /** Starts an application thread where the placement policy says; every decision is recorded. */
+    @SuppressWarnings("deprecation") // getId: threadId() is Java 19+
+    void start(Thread thread) {
+        NodeInfo node = choose();
+        if (node.getId() != endpoint.nodeId()) {
+            try {
+                byte[] message = space.write(node.getId(), w -> {
+                    try {
+                        w.body().writeLong(thread.getId());
+                        w.body().writeUTF(thread.getName());
+                        w.body().writeBoolean(thread.isDaemon());
+                        w.body().writeInt(thread.getPriority());
+                        ThreadTasks.write(thread, w);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+                Placed placed = new Placed(thread, node);
+                synchronized (this) {
+                    placedByThread.put(thread, placed);
+                    placedById.put(thread.getId(), placed);
+                }
+                SpaceMessages.call(endpoint, node.getAddress(), NodeMessageType.SPACE_THREAD_START_VALUE, message,
+                        java.time.Duration.ofSeconds(30));
+                ThreadPlacement.record(thread.getName() + ": node " + node.getId());
+                return;
+            } catch (UnsharableException e) {
+                ThreadPlacement.record(thread.getName() + ": kept home: " + e.getMessage());
+            }
+        } else {
+            ThreadPlacement.record(thread.getName() + ": node " + node.getId() + " (home)");
+        }
+        synchronized (this) {
+            startedHere.add(thread);
+        }
+        thread.start();
+    }
+
+    /** The least-loaded alive node, round-robin among equals; the home is one of them. */
+    private synchronized NodeInfo choose() {
+        List<NodeInfo> nodes = new ArrayList<>(membership.alive());
+        nodes.sort(Comparator.comparingInt(NodeInfo::getId));
+        Map<Integer, Integer> load = new HashMap<>();
+        startedHere.removeIf(t -> !t.isAlive());
+        load.put(endpoint.nodeId(), startedHere.size());
+        for (Placed placed : placedById.values()) {
+            if (!placed.ended) {
+                load.merge(placed.node.getId(), 1, Integer::sum);
+            }
+        }
+        int least = Integer.MAX_VALUE;
+        for (NodeInfo node : nodes) {
+            least = Math.min(least, load.getOrDefault(node.getId(), 0));
+        }
+        for (int i = 0; i < nodes.size(); i++) {
+            NodeInfo candidate = nodes.get((nextChoice + i) % nodes.size());
+            if (load.getOrDefault(candidate.getId(), 0) == least) {
+                nextChoice = (nextChoice + i + 1) % nodes.size();
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("no alive node, not even the home");
+    }
+
+    int identityHash(Object object) {
+        return space.identityHash(object);
+    }
+
+    synchronized boolean isPlaced(Thread thread) {
+        return placedByThread.containsKey(thread);
+    }
+
+    synchronized boolean isAlive(Thread thread) {
+        Placed placed = placedByThread.get(thread);
+        return placed == null ? thread.isAlive() : !placed.ended;
+    }
+
+    /** Joins a placed thread: returns when it ended or after {@code millis} (0: no limit). */
+    synchronized void join(Thread thread, long millis) throws InterruptedException {
+        Placed placed = placedByThread.get(thread);
+        long deadline = System.currentTimeMillis() + millis;
+        while (!placed.ended) {
+            long left = millis == 0 ? 0 : deadline - System.currentTimeMillis();
+            if (millis != 0 && left <= 0) {
+                return;
+            }
+            wait(left);
+        }
+    }
+
+    @SuppressWarnings("deprecation")
+    void interrupt(Thread thread) {
+        Placed placed;
+        Delegate delegate;
+        synchronized (this) {
+            placed = placedByThread.get(thread);
+            delegate = delegates.get(thread.getId());
+        }
+        if (placed.ended) {
+            return;
+        }
+        if (delegate != null) {
+            delegate.interruptWait();
+        }
+        endpoint.send(placed.node.getAddress(), NodeMessageType.SPACE_INTERRUPT_VALUE,
+                SpaceMessages.wrap(SpaceMessages.longBytes(thread.getId())));
+    }
+
+    private SpaceMessage threadEnded(Inbound message) throws IOException {
+        WireReader reader = space.read(message.sender(), SpaceMessages.bytes(message));
+        DataInputStream in = reader.body();
+        long id = in.readLong();
+        String uncaught = in.readBoolean() ? readText(in) : null;
+        long sequence = space.applyRelease(message.sender(), reader);
+        Placed placed;
+        Delegate delegate;
+        synchronized (this) {
+            placed = placedById.get(id);
+            delegate = delegates.remove(id);
+        }
+        if (delegate != null) {
+            delegate.submit(new Delegate.Command(Delegate.Op.END, null, 0, null, new CompletableFuture<>()));
+        }
+        if (uncaught != null) {
+            err.print("Exception in thread \"" + placed.shell.getName() + "\" " + uncaught);
+            err.flush();
+        }
+        synchronized (this) {
+            placed.ended = true;
+            notifyAll();
+        }
+        return reply(sequence);
+    }
+
+    // ---- object space -----------------------------------------------------------------------
+
+    private long release(Inbound message) {
+        return space.applyRelease(message.sender(), space.read(message.sender(), SpaceMessages.bytes(message)));
+    }
+
+    private SpaceMessage statics(Inbound message) {
+        try {
+            WireReader reader = space.read(message.sender(), SpaceMessages.bytes(message));
+            String name = reader.body().readUTF();
+            Class<?> type = Class.forName(name, true, space.loader());
+            return SpaceMessages.wrap(space.write(message.sender(), w -> w.ref(type)));
+        } catch (IOException | ClassNotFoundException e) {
+            throw new IllegalStateException("statics request: " + e, e);
+        }
+    }
+
+    private CompletableFuture<SpaceMessage> monitor(Inbound message) throws IOException {
+        int node = message.sender();
+        WireReader reader = space.read(node, SpaceMessages.bytes(message));
+        DataInputStream in = reader.body();
+        Delegate.Op op = Delegate.Op.values()[in.readUnsignedByte()];
+        long thread = in.readLong();
+        String threadName = in.readUTF();
+        Object master = reader.ref();
+        long timeout = in.readLong();
+        Delegate delegate;
+        synchronized (this) {
+            delegate = delegates.computeIfAbsent(thread, t -> new Delegate(threadName));
+        }
+        Delegate.Work work = switch (op) {
+            case ENTER -> interrupted -> refresh(node, false);
+            case WAIT -> interrupted -> refresh(node, interrupted);
+            case EXIT -> interrupted -> SpaceMessages.longBytes(space.applyRelease(node, reader));
+            default -> interrupted -> new byte[0];
+        };
+        CompletableFuture<byte[]> reply = new CompletableFuture<>();
+        delegate.submit(new Delegate.Command(op, master, timeout, work, reply));
+        return reply.thenApply(SpaceMessages::wrap);
+    }
+
+    private byte[] refresh(int node, boolean interrupted) {
+        return space.write(node, w -> {
+            try {
+                w.body().writeBoolean(interrupted);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            space.writeRefresh(node, w);
+        });
+    }
+
+    private SpaceMessage interruptDelegate(Inbound message) {
+        Delegate delegate;
+        synchronized (this) {
+            delegate = delegates.get(SpaceMessages.longOf(SpaceMessages.bytes(message)));
+        }
+        if (delegate != null) {
+            delegate.interruptWait();
+        }
+        return SpaceMessages.wrap(new byte[0]);
+    }
+
+    // ---- home-only things -------------------------------------------------------------------
+
+    private SpaceMessage output(Inbound message) {
+        byte[] bytes = SpaceMessages.bytes(message);
+        PrintStream stream = bytes[0] == 2 ? err : out;
+        stream.write(bytes, 1, bytes.length - 1);
+        stream.flush();
+        return SpaceMessages.wrap(new byte[0]);
+    }
+
+    private SpaceMessage stop(Inbound message) throws IOException {
+        DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(SpaceMessages.bytes(message)));
+        int status = in.readInt();
+        String why = in.readUTF();
+        if (!why.isEmpty()) {
+            err.println("[dist] error: " + why);
+        }
+        out.flush();
+        Exits.exitSoon(status, "node " + message.sender() + " ended the run with status " + status);
+        return SpaceMessages.wrap(new byte[0]);
+    }
+
+    private static String readText(DataInputStream in) throws IOException {
+        int length = in.readInt();
+        return new String(in.readNBytes(length), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static SpaceMessage reply(long sequence) {
+        return SpaceMessages.wrap(SpaceMessages.longBytes(sequence));
+    }
+
+    /** The membership event that matters here: a node holding placed threads died. */
+    void nodeChanged(NodeInfo node) {
+        if (node.getState() == NodeState.DEAD) {
+            synchronized (this) {
+                for (Placed placed : placedById.values()) {
+                    if (!placed.ended && placed.node.getId() == node.getId()) {
+                        Log.warn("node " + node.getId() + " died while running thread " + placed.shell.getName());
+                        Exits.exitSoon(1, "a node running application threads died; the run cannot go on");
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package dist.gos;
+
+import dist.gos.Twin.Change;
+import dist.gos.WireReader.Arrived;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The home's side of the object space: it holds the master of every shared object, array and
+ * class's statics, and for each worker the values that worker last saw of each (a {@link Twin}
+ * per worker and holder), so that a refresh sends only what changed since. Each worker's releases
+ * and refreshes are numbered in one sequence, which the worker uses to apply replies in order.
+ */
+final class HomeSpace {
+    private final int nodeId;
+    private final ClassLoader loader;
+    private final Map<Long, Object> masters = new HashMap<>();
+    private final Map<Object, Long> ids = new IdentityHashMap<>();
+    private final Map<Object, Integer> identityHashes = new IdentityHashMap<>();
+    private final Map<Integer, View> views = new HashMap<>();
+    private long lastId;
+
+    /** What one worker has seen; every operation on it holds its monitor. */
+    private final class View implements Holders {
+        private final Map<Long, Twin> seen = new HashMap<>();
+        private long sequence;
+
+        long next() {
+            return ++sequence;
+        }
+
+        @Override
+        public long idOf(Object holder) {
+            return HomeSpace.this.idOf(holder);
+        }
+
+        @Override
+        public Object byId(long id) {
+            return master(id);
+        }
+
+        @Override
+        public long share(Object holder, Twin[] stateNeeded) {
+            long id = export(holder);
+            if (!seen.containsKey(id)) {
+                Twin twin = Twin.of(holder);
+                seen.put(id, twin);
+                stateNeeded[0] = twin;
+            }
+            return id;
+        }
+
+        @Override
+        public Object create(long id, Kind kind, Class<?> type, int length, int identityHash) {
+            Object instance = Instances.create(kind, type, length);
+            synchronized (HomeSpace.this) {
+                masters.put(id, instance);
+                ids.put(instance, id);
+                identityHashes.put(instance, identityHash);
+            }
+            return instance;
+        }
+
+        @Override
+        public int identityHash(Object holder) {
+            return HomeSpace.this.identityHash(holder);
+        }
+    }
+
+    HomeSpace(int nodeId, ClassLoader loader) {
+        this.nodeId = nodeId;
+        this.loader = loader;
+    }
+
+    ClassLoader loader() {
+        return loader;
+    }
+
+    synchronized long idOf(Object holder) {
+        Long id = ids.get(holder);
+        return id == null ? 0 : id;
+    }
+
+    synchronized Object master(long id) {
+        return masters.get(id);
+    }
+
+    synchronized int identityHash(Object holder) {
+        Integer hash = identityHashes.get(holder);
+        return hash != null ? hash : System.identityHashCode(holder);
+    }
+
+    private synchronized long export(Object holder) {
+        Long id = ids.get(holder);
+        if (id == null) {
+            id = ((long) nodeId << 40) | ++lastId;
+            masters.put(id, holder);
+            ids.put(holder, id);
+        }
+        return id;
+    }
+
+    private synchronized View view(int node) {
+        return views.computeIfAbsent(node, n -> new View());
+    }
+
+    /** A message to {@code node}: {@code body} writes it; returns its bytes, numbered in the node's sequence. */
+    byte[] write(int node, java.util.function.Consumer<WireWriter> body) {
+        View view = view(node);
+        synchronized (view) {
+            WireWriter writer = new WireWriter(view);
+            WireFormat.sequence(writer, view.next());
+            try {
+                body.accept(writer);
+            } catch (RuntimeException e) {
+                // The message is not sent: the worker must not be thought to hold what it carried.
+                for (Object holder : writer.newlyShared()) {
+                    view.seen.remove(idOf(holder));
+                }
+                throw e;
+            }
+            return writer.finish();
+        }
+    }
+
+    /** Adds to {@code writer} everything that changed since {@code node} last saw it. */
+    void writeRefresh(int node, WireWriter writer) {
+        View view = view(node);
+        synchronized (view) {
+            List<Long> changedIds = new ArrayList<>();
+            List<List<Change>> changes = new ArrayList<>();
+            for (Map.Entry<Long, Twin> seen : new ArrayList<>(view.seen.entrySet())) {
+                List<Change> changed = seen.getValue().changes(master(seen.getKey()));
+                if (!changed.isEmpty()) {
+                    changedIds.add(seen.getKey());
+                    changes.add(changed);
+                }
+            }
+            WireFormat.changeGroups(writer, changedIds, changes);
+        }
+    }
+
+    /** Opens a message from {@code node}; {@link #applyRelease} then reads its release. */
+    WireReader read(int node, byte[] message) {
+        View view = view(node);
+        synchronized (view) {
+            WireReader reader = new WireReader(view, loader, message);
+            for (Arrived arrived : reader.arrived()) {
+                Slots slots = Slots.of(arrived.holder());
+                for (int i = 0; i < arrived.values().length; i++) {
+                    slots.set(arrived.holder(), i, arrived.values()[i]);
+                }
+                view.seen.put(arrived.id(), Twin.of(arrived.holder()));
+            }
+            return reader;
+        }
+    }
+
+    /** Takes a worker's release into the masters; returns the sequence number it got. */
+    long applyRelease(int node, WireReader reader) {
+        View view = view(node);
+        synchronized (view) {
+            WireFormat.readChangeGroups(reader, (id, changes) -> {
+                Object master = master(id);
+                Twin twin = view.seen.get(id);
+                if (master == null || twin == null) {
+                    throw new IllegalStateException("node " + node + " released object " + Long.toHexString(id)
+                            + ", which the home never sent it");
+                }
+                twin.apply(master, changes);
+            });
+            return view.next();
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dist.gos;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.reflect.Field;
+
+/**
+ * The coherence state the rewriter injects: {@code $dist$state} of an object (0 local or master,
+ * 1 valid copy) and {@code $dist$sstate} of a class (0 valid here, -1 to be fetched from the home,
+ * 1 fetched). The rewritten fast paths read these; only the object space writes them.
+ */
+final class InjectedState {
+    static final int LOCAL = 0, VALID_COPY = 1, NOT_FETCHED = -1;
+    private static final String OBJECT_STATE = "$dist$state";
+    private static final String CLASS_STATE = "$dist$sstate";
+
+    private static final ClassValue<VarHandle> OBJECT = new ClassValue<>() {
+        @Override
+        protected VarHandle computeValue(Class<?> type) {
+            for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+                VarHandle found = find(c, OBJECT_STATE);
+                if (found != null) {
+                    return found;
+                }
+            }
+            throw new UnsharableException(type, "it was not rewritten by dist (no " + OBJECT_STATE + " field)");
+        }
+    };
+    private static final ClassValue<VarHandle> CLASS = new ClassValue<>() {
+        @Override
+        protected VarHandle computeValue(Class<?> type) {
+            return find(type, CLASS_STATE);
+        }
+    };
+
+    private InjectedState() {}
+
+    static void setObject(Object object, int state) {
+        OBJECT.get(object.getClass()).setVolatile(object, state);
+    }
+
+    /** Classes without the field (interfaces) check with the object space on every access instead. */
+    static void setClass(Class<?> type, int state) {
+        VarHandle handle = CLASS.get(type);
+        if (handle != null) {
+            handle.setVolatile(state);
+        }
+    }
+
+    private static VarHandle find(Class<?> owner, String name) {
+        try {
+            Field field = owner.getDeclaredField(name);
+            MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(owner, MethodHandles.lookup());
+            return lookup.unreflectVarHandle(field);
+        } catch (NoSuchFieldException e) {
+            return null;
+        } catch (IllegalAccessException e) {
+            throw new UnsharableException(owner, "dist may not set its " + name + " (" + e.getMessage() + ")");
+        }
+    }
+}

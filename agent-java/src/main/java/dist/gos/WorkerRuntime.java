@@ -1,0 +1,306 @@
+package dist.gos;
+
+import dist.node.proto.NodeMessageType;
+import dist.transport.Endpoint;
+import dist.transport.Inbound;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+
+/**
+ * A worker's object-space runtime: runs the threads the home places here, keeps their copies
+ * coherent at acquire and release, takes shared monitors at the home, and sends what the threads
+ * print to the home.
+ */
+final class WorkerRuntime {
+    private final Endpoint endpoint;
+    private final Supplier<String> home;
+    private final WorkerSpace space;
+    private final Map<Long, Thread> running = new ConcurrentHashMap<>();
+    private final ThreadLocal<PlacedHere> placedHere = new ThreadLocal<>();
+    private final ThreadLocal<Object> standIn = ThreadLocal.withInitial(Object::new);
+    private final ExecutorService starter = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "dist-thread-starter");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** The logical thread a worker thread runs for. */
+    private record PlacedHere(long id, String name, Thread logical) {}
+
+    WorkerRuntime(Endpoint endpoint, Supplier<String> home, ClassLoader loader) {
+        this.endpoint = endpoint;
+        this.home = home;
+        this.space = new WorkerSpace(endpoint.nodeId(), loader);
+        // Decoding may load classes from the home: a blocking call, so not on the transport's reader.
+        endpoint.register(NodeMessageType.SPACE_THREAD_START_VALUE,
+                m -> CompletableFuture.supplyAsync(() -> startPlaced(m), starter));
+        endpoint.registerImmediate(NodeMessageType.SPACE_INTERRUPT_VALUE, m -> {
+            Thread thread = running.get(SpaceMessages.longOf(SpaceMessages.bytes(m)));
+            if (thread != null) {
+                thread.interrupt();
+            }
+            return SpaceMessages.wrap(new byte[0]);
+        });
+        System.setOut(new PrintStream(new RemoteOutput(1), true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(new RemoteOutput(2), true, StandardCharsets.UTF_8));
+    }
+
+    WorkerSpace space() {
+        return space;
+    }
+
+    // ---- placed threads ---------------------------------------------------------------------
+
+    private dist.node.proto.SpaceMessage startPlaced(Inbound message) {
+        space.receive(SpaceMessages.bytes(message), (reader, sequence) -> {
+            try {
+                long id = reader.body().readLong();
+                String name = reader.body().readUTF();
+                boolean daemon = reader.body().readBoolean();
+                int priority = reader.body().readInt();
+                Runnable task = ThreadTasks.read(reader, space.loader());
+                Thread thread = new Thread(() -> runPlaced(id, name, task), name);
+                thread.setDaemon(daemon);
+                thread.setPriority(priority);
+                thread.setContextClassLoader(space.loader());
+                running.put(id, thread);
+                thread.start();
+                return null;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        return SpaceMessages.wrap(new byte[0]);
+    }
+
+    private void runPlaced(long id, String name, Runnable task) {
+        Thread logical = task instanceof Thread subclass ? subclass : Thread.currentThread();
+        placedHere.set(new PlacedHere(id, name, logical));
+        String uncaught = null;
+        try {
+            task.run();
+        } catch (Throwable e) {
+            StringWriter text = new StringWriter();
+            e.printStackTrace(new PrintWriter(text));
+            uncaught = text.toString();
+        }
+        String finalUncaught = uncaught;
+        System.out.flush();
+        System.err.flush();
+        try {
+            release(NodeMessageType.SPACE_THREAD_END_VALUE, w -> {
+                try {
+                    w.body().writeLong(id);
+                    w.body().writeBoolean(finalUncaught != null);
+                    if (finalUncaught != null) {
+                        byte[] utf8 = finalUncaught.getBytes(StandardCharsets.UTF_8);
+                        w.body().writeInt(utf8.length);
+                        w.body().write(utf8);
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (UnsharableException e) {
+            stop(70, "thread " + name + " on node " + endpoint.nodeId() + " reached a " + e.className()
+                    + " that must go to the home at its end, and " + e.getMessage());
+        } finally {
+            running.remove(id);
+        }
+    }
+
+    Thread currentThread() {
+        PlacedHere here = placedHere.get();
+        return here == null ? Thread.currentThread() : here.logical();
+    }
+
+    @SuppressWarnings("deprecation")
+    long threadId(Thread thread) {
+        PlacedHere here = placedHere.get();
+        if (here != null && thread == here.logical()) {
+            return here.id();
+        }
+        return thread.getId();
+    }
+
+    // ---- coherence --------------------------------------------------------------------------
+
+    /** A release: everything written here since the last one goes home before this returns. */
+    void release() {
+        release(NodeMessageType.SPACE_FLUSH_VALUE, w -> {});
+    }
+
+    private void release(int type, java.util.function.Consumer<WireWriter> header) {
+        space.release(header, bytes -> SpaceMessages.longOf(
+                SpaceMessages.call(endpoint, home.get(), type, bytes, Duration.ofSeconds(60))));
+    }
+
+    /** An acquire: what others released to the home becomes visible here. */
+    void refresh() {
+        byte[] reply = SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_REFRESH_VALUE,
+                new WireWriter(space).finish(), Duration.ofSeconds(60));
+        space.receive(reply, (reader, sequence) -> {
+            space.applyChanges(reader, sequence);
+            return null;
+        });
+    }
+
+    /** Fetches the statics of {@code type} from the home, unless they arrived already. */
+    void fetchStatics(Class<?> type) {
+        space.withLock(() -> {
+            if (space.installed(type)) {
+                return;
+            }
+            WireWriter request = new WireWriter(space);
+            try {
+                request.body().writeUTF(type.getName());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            byte[] reply = SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_STATICS_VALUE,
+                    request.finish(), Duration.ofSeconds(60));
+            space.receive(reply, (reader, sequence) -> null);
+        });
+    }
+
+    // ---- monitors of shared objects ---------------------------------------------------------
+
+    Object enter(Object copy) {
+        boolean interrupted = monitor(Delegate.Op.ENTER, copy, 0);
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return standIn.get();
+    }
+
+    Object exit(Object copy) {
+        space.release(w -> monitorHeader(w, Delegate.Op.EXIT, copy, 0), bytes -> SpaceMessages.longOf(
+                SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_MONITOR_VALUE, bytes, SpaceMessages.BLOCKING)));
+        return standIn.get();
+    }
+
+    void await(Object copy, long millis) throws InterruptedException {
+        release();
+        if (monitor(Delegate.Op.WAIT, copy, millis)) {
+            throw new InterruptedException();
+        }
+    }
+
+    void notify(Object copy, boolean all) {
+        monitor(all ? Delegate.Op.NOTIFY_ALL : Delegate.Op.NOTIFY, copy, 0);
+    }
+
+    /**
+     * Sends a monitor operation and waits for the home's answer, applying the refresh it carries.
+     * An interrupt of this thread meanwhile is passed on to the delegate (it may be waiting);
+     * returns whether the operation ended by interruption.
+     */
+    private boolean monitor(Delegate.Op op, Object copy, long millis) {
+        WireWriter writer = new WireWriter(space);
+        monitorHeader(writer, op, copy, millis);
+        var reply = endpoint.request(home.get(), NodeMessageType.SPACE_MONITOR_VALUE,
+                SpaceMessages.wrap(writer.finish()), SpaceMessages.BLOCKING);
+        boolean passedOn = false;
+        byte[] bytes;
+        while (true) {
+            try {
+                bytes = SpaceMessages.bytes(reply.get());
+                break;
+            } catch (InterruptedException e) {
+                if (!passedOn) {
+                    passedOn = true;
+                    endpoint.send(home.get(), NodeMessageType.SPACE_INTERRUPT_VALUE,
+                            SpaceMessages.wrap(SpaceMessages.longBytes(threadId(currentThread()))));
+                }
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new IllegalStateException("dist: the home failed a monitor operation: " + e.getCause(), e.getCause());
+            }
+        }
+        if (op != Delegate.Op.ENTER && op != Delegate.Op.WAIT) {
+            return false;
+        }
+        boolean interrupted = space.receive(bytes, (reader, sequence) -> {
+            try {
+                boolean wasInterrupted = reader.body().readBoolean();
+                space.applyChanges(reader, sequence);
+                return wasInterrupted;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        if (passedOn && !interrupted) {
+            Thread.currentThread().interrupt(); // notified and interrupted at once: the interrupt stays pending
+        }
+        return interrupted;
+    }
+
+    private void monitorHeader(WireWriter writer, Delegate.Op op, Object copy, long millis) {
+        try {
+            writer.body().writeByte(op.ordinal());
+            writer.body().writeLong(threadId(currentThread()));
+            writer.body().writeUTF(currentThread().getName());
+            writer.ref(copy);
+            writer.body().writeLong(millis);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    // ---- the end ----------------------------------------------------------------------------
+
+    /** Ends the whole run with {@code status}; the home prints {@code why} (if any) and exits. */
+    void stop(int status, String why) {
+        System.out.flush();
+        System.err.flush();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeInt(status);
+            out.writeUTF(why.length() > 16_000 ? why.substring(0, 16_000) : why);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        endpoint.send(home.get(), NodeMessageType.SPACE_STOP_VALUE, SpaceMessages.wrap(bytes.toByteArray()));
+        while (true) {
+            try {
+                Thread.sleep(Long.MAX_VALUE); // the home ends the run, and this worker with it
+            } catch (InterruptedException e) {
+                // keep waiting for the end
+            }
+        }
+    }
+
+    /** System.out/err of this worker, sent to the home in order (one connection, one sender). */
+    private final class RemoteOutput extends java.io.OutputStream {
+        private final byte stream;
+
+        RemoteOutput(int stream) {
+            this.stream = (byte) stream;
+        }
+
+        @Override
+        public void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            byte[] message = new byte[len + 1];
+            message[0] = stream;
+            System.arraycopy(b, off, message, 1, len);
+            endpoint.send(home.get(), NodeMessageType.SPACE_OUTPUT_VALUE, SpaceMessages.wrap(message));
+        }
+    }
+}

@@ -1,0 +1,218 @@
+package dist.gos;
+
+import dist.gos.Twin.Change;
+import dist.gos.WireReader.Arrived;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * A worker's side of the object space: copies of the home's shared things, each with its twin and
+ * the sequence number of the last home message that touched it. Releases, and the application of
+ * what the home sends, hold one lock per node, so a reply computed before a release is never
+ * applied over it. The worker's own objects become shared when a release makes them reachable from
+ * shared data: they are pushed home and from then on are copies like the others.
+ */
+final class WorkerSpace implements Holders {
+    /** A copy's bookkeeping. */
+    private static final class Copy {
+        final Object holder;
+        final Twin twin;
+        long sequence;
+
+        Copy(Object holder, Twin twin, long sequence) {
+            this.holder = holder;
+            this.twin = twin;
+            this.sequence = sequence;
+        }
+    }
+
+    private final int nodeId;
+    private final ClassLoader loader;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<Long, Copy> copies = new HashMap<>();
+    private final Map<Object, Long> ids = new IdentityHashMap<>();
+    private final Map<Object, Integer> identityHashes = new IdentityHashMap<>();
+    private long lastId;
+
+    WorkerSpace(int nodeId, ClassLoader loader) {
+        this.nodeId = nodeId;
+        this.loader = loader;
+    }
+
+    ClassLoader loader() {
+        return loader;
+    }
+
+    @Override
+    public synchronized long idOf(Object holder) {
+        Long id = ids.get(holder);
+        return id == null ? 0 : id;
+    }
+
+    boolean isCopy(Object holder) {
+        return idOf(holder) != 0;
+    }
+
+    @Override
+    public synchronized Object byId(long id) {
+        Copy copy = copies.get(id);
+        return copy == null ? null : copy.holder;
+    }
+
+    @Override
+    public synchronized int identityHash(Object holder) {
+        Integer hash = identityHashes.get(holder);
+        return hash != null ? hash : System.identityHashCode(holder);
+    }
+
+    /** Only called while a release is being written: the holder is one of this worker's own. */
+    @Override
+    public long share(Object holder, Twin[] stateNeeded) {
+        synchronized (this) {
+            Long known = ids.get(holder);
+            if (known != null) {
+                return known;
+            }
+        }
+        Twin twin = Twin.of(holder);
+        long id;
+        synchronized (this) {
+            id = ((long) nodeId << 40) | ++lastId;
+            copies.put(id, new Copy(holder, twin, 0));
+            ids.put(holder, id);
+        }
+        if (!holder.getClass().isArray()) {
+            InjectedState.setObject(holder, InjectedState.VALID_COPY);
+        }
+        stateNeeded[0] = twin;
+        return id;
+    }
+
+    @Override
+    public synchronized Object create(long id, Kind kind, Class<?> type, int length, int identityHash) {
+        Object instance = Instances.create(kind, type, length);
+        ids.put(instance, id);
+        if (kind != Kind.STATICS) {
+            identityHashes.put(instance, identityHash);
+        }
+        // Registered without a twin until its state is installed (under the node lock).
+        copies.put(id, new Copy(instance, null, -1));
+        return instance;
+    }
+
+    /**
+     * Applies a message from the home: installs the holders it carries, then lets {@code rest}
+     * read the body (with its sequence number, for {@link #applyChanges}). Holds the node lock.
+     */
+    <T> T receive(byte[] message, java.util.function.BiFunction<WireReader, Long, T> rest) {
+        lock.lock();
+        try {
+            WireReader reader = new WireReader(this, loader, message);
+            long sequence = WireFormat.sequence(reader);
+            for (Arrived arrived : reader.arrived()) {
+                install(arrived, sequence);
+            }
+            return rest.apply(reader, sequence);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void withLock(Runnable action) {
+        lock.lock();
+        try {
+            action.run();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether the holder's state has arrived here (not merely been named). */
+    synchronized boolean installed(Object holder) {
+        Long id = ids.get(holder);
+        return id != null && copies.get(id).twin != null;
+    }
+
+    /** The changes part of a home message, applied where they are newer than what the copy has. */
+    void applyChanges(WireReader reader, long sequence) {
+        WireFormat.readChangeGroups(reader, (id, changes) -> {
+            Copy copy;
+            synchronized (this) {
+                copy = copies.get(id);
+            }
+            if (copy == null || copy.twin == null) {
+                throw new IllegalStateException("the home sent changes of object " + Long.toHexString(id)
+                        + ", which this worker does not hold");
+            }
+            if (copy.sequence <= sequence) {
+                copy.twin.refresh(copy.holder, changes);
+                copy.sequence = sequence;
+            }
+        });
+    }
+
+    private void install(Arrived arrived, long sequence) {
+        Object holder = arrived.holder();
+        Slots slots = Slots.of(holder);
+        for (int i = 0; i < arrived.values().length; i++) {
+            slots.set(holder, i, arrived.values()[i]);
+        }
+        synchronized (this) {
+            copies.put(arrived.id(), new Copy(holder, Twin.of(holder), sequence));
+        }
+        if (holder instanceof Class<?> type) {
+            InjectedState.setClass(type, InjectedState.VALID_COPY);
+        } else if (!holder.getClass().isArray()) {
+            InjectedState.setObject(holder, InjectedState.VALID_COPY);
+        }
+    }
+
+    /**
+     * A release: writes {@code header}, then every change of every copy since the last release
+     * (pushing this worker's own objects that they now reach), and hands the bytes to
+     * {@code exchange}, which sends them and returns the home's sequence number for them. Holds
+     * the node lock throughout, so no home reply is applied in between.
+     */
+    void release(Consumer<WireWriter> header, java.util.function.ToLongFunction<byte[]> exchange) {
+        lock.lock();
+        try {
+            WireWriter writer = new WireWriter(this);
+            header.accept(writer);
+            List<Copy> all;
+            synchronized (this) {
+                all = new ArrayList<>(copies.values());
+            }
+            List<Long> changedIds = new ArrayList<>();
+            List<List<Change>> changes = new ArrayList<>();
+            List<Copy> changed = new ArrayList<>();
+            for (Copy copy : all) {
+                if (copy.twin == null) {
+                    continue;
+                }
+                List<Change> diff = copy.twin.changes(copy.holder);
+                if (!diff.isEmpty()) {
+                    changedIds.add(idOf(copy.holder));
+                    changes.add(diff);
+                    changed.add(copy);
+                }
+            }
+            WireFormat.changeGroups(writer, changedIds, changes);
+            long sequence = exchange.applyAsLong(writer.finish());
+            for (Copy copy : changed) {
+                copy.sequence = Math.max(copy.sequence, sequence);
+            }
+            synchronized (this) {
+                for (Object pushed : writer.newlyShared()) {
+                    copies.get(ids.get(pushed)).sequence = sequence;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+}

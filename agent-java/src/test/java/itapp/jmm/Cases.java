@@ -1,0 +1,299 @@
+package itapp.jmm;
+
+/** The cases of {@link Conformance}; each returns null when it holds, or what went wrong. */
+final class Cases {
+    static final int THREADS = 4;
+
+    private Cases() {}
+
+    static final class Box {
+        int value;
+        boolean ready;
+        Box other;
+    }
+
+    static final class Flag {
+        volatile boolean up;
+        volatile int[] cells = new int[THREADS];
+        long payload;
+    }
+
+    static String synchronizedVisibility() throws InterruptedException {
+        Box box = new Box();
+        Thread writer = new Thread(() -> {
+            synchronized (box) {
+                box.value = 42;
+                box.ready = true;
+                box.notifyAll();
+            }
+        }, "sync-writer");
+        int[] seen = new int[1];
+        Thread reader = new Thread(() -> {
+            synchronized (box) {
+                while (!box.ready) {
+                    try {
+                        box.wait();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+                seen[0] = box.value;
+            }
+        }, "sync-reader");
+        reader.start();
+        writer.start();
+        writer.join();
+        reader.join();
+        return seen[0] == 42 ? null : "reader saw " + seen[0];
+    }
+
+    static String volatileVisibility() throws InterruptedException {
+        Flag flag = new Flag();
+        long[] seen = new long[1];
+        Thread reader = new Thread(() -> {
+            while (!flag.up) {
+                Thread.onSpinWait();
+            }
+            seen[0] = flag.payload;
+        }, "volatile-reader");
+        reader.start();
+        Thread writer = new Thread(() -> {
+            flag.payload = 0x1234_5678_9abcL;
+            flag.up = true;
+        }, "volatile-writer");
+        writer.start();
+        writer.join();
+        reader.join();
+        return seen[0] == 0x1234_5678_9abcL ? null : "reader saw " + seen[0];
+    }
+
+    static String startJoinVisibility() throws InterruptedException {
+        long[] cells = new long[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            cells[i] = i;
+        }
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(() -> cells[mine] = cells[mine] * 1000 + 7, "start-join-" + i);
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (int i = 0; i < THREADS; i++) {
+            if (cells[i] != i * 1000L + 7) {
+                return "cell " + i + " is " + cells[i];
+            }
+        }
+        return null;
+    }
+
+    static String volatileFlagSpin() throws InterruptedException {
+        Flag flag = new Flag();
+        Thread[] spinners = new Thread[THREADS - 1];
+        for (int i = 0; i < spinners.length; i++) {
+            spinners[i] = new Thread(() -> {
+                while (!flag.up) {
+                    Thread.onSpinWait();
+                }
+            }, "spinner-" + i);
+            spinners[i].start();
+        }
+        Thread.sleep(50);
+        flag.up = true;
+        for (Thread t : spinners) {
+            t.join();
+        }
+        return null;
+    }
+
+    /** Each thread waits for its left neighbour's cell, then sets its own: a chain through the array. */
+    static String volatileArraySpin() throws InterruptedException {
+        Flag flag = new Flag();
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(() -> {
+                if (mine > 0) {
+                    while (flag.cells[mine - 1] == 0) {
+                        Thread.onSpinWait();
+                    }
+                }
+                flag.cells[mine] = mine + 1;
+            }, "chain-" + i);
+        }
+        for (int i = THREADS - 1; i >= 0; i--) {
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        return flag.cells[THREADS - 1] == THREADS ? null : "last cell is " + flag.cells[THREADS - 1];
+    }
+
+    static String notifyAllWakesEveryWaiter() throws InterruptedException {
+        Gate gate = new Gate();
+        Thread[] waiters = startWaiters(gate, THREADS);
+        gate.awaitWaiting(THREADS);
+        gate.open(true);
+        for (Thread t : waiters) {
+            t.join();
+        }
+        return gate.passed() == THREADS ? null : gate.passed() + " of " + THREADS + " waiters passed";
+    }
+
+    static String notifyWakesOne() throws InterruptedException {
+        Gate gate = new Gate();
+        Thread[] waiters = startWaiters(gate, THREADS);
+        gate.awaitWaiting(THREADS);
+        for (int released = 1; released <= THREADS; released++) {
+            gate.open(false);
+            gate.awaitPassed(released);
+        }
+        for (Thread t : waiters) {
+            t.join();
+        }
+        return gate.passed() == THREADS ? null : gate.passed() + " passed";
+    }
+
+    private static Thread[] startWaiters(Gate gate, int count) {
+        Thread[] waiters = new Thread[count];
+        for (int i = 0; i < count; i++) {
+            waiters[i] = new Thread(gate::pass, "waiter-" + i);
+            waiters[i].start();
+        }
+        return waiters;
+    }
+
+    static String timedWait() throws InterruptedException {
+        Object lock = new Object();
+        long[] waited = new long[1];
+        Thread t = new Thread(() -> {
+            long start = System.nanoTime();
+            synchronized (lock) {
+                try {
+                    lock.wait(100);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            waited[0] = (System.nanoTime() - start) / 1_000_000;
+        }, "timed-waiter");
+        t.start();
+        t.join();
+        return waited[0] >= 90 ? null : "wait(100) returned after " + waited[0] + " ms";
+    }
+
+    static String interruptWaiting() throws InterruptedException {
+        Gate gate = new Gate();
+        boolean[] interrupted = new boolean[1];
+        Thread t = new Thread(() -> interrupted[0] = gate.waitUntilInterrupted(), "interrupted-waiter");
+        t.start();
+        gate.awaitWaiting(1);
+        t.interrupt();
+        t.join();
+        return interrupted[0] ? null : "the waiter was not interrupted";
+    }
+
+    static String interruptSleeping() throws InterruptedException {
+        boolean[] interrupted = new boolean[1];
+        Thread t = new Thread(() -> {
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException e) {
+                interrupted[0] = true;
+            }
+        }, "sleeper");
+        t.start();
+        while (t.getState() != Thread.State.TIMED_WAITING && t.isAlive()) {
+            Thread.sleep(5);
+        }
+        t.interrupt();
+        t.join();
+        return interrupted[0] ? null : "the sleeper was not interrupted";
+    }
+
+    static String reentrantSynchronized() throws InterruptedException {
+        Counter counter = new Counter();
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            threads[i] = new Thread(() -> {
+                for (int n = 0; n < 10_000; n++) {
+                    counter.addTwiceReentrantly();
+                }
+            }, "reentrant-" + i);
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        return counter.value == THREADS * 20_000 ? null : "counter is " + counter.value;
+    }
+
+    static String staticSynchronized() throws InterruptedException {
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            threads[i] = new Thread(() -> {
+                for (int n = 0; n < 10_000; n++) {
+                    Counter.addStatic();
+                }
+            }, "static-" + i);
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        return Counter.total == THREADS * 10_000L ? null : "static counter is " + Counter.total;
+    }
+
+    static String classInitializerOnce() throws InterruptedException {
+        Thread[] threads = new Thread[THREADS];
+        int[] seen = new int[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(() -> seen[mine] = Initialized.ID, "clinit-" + i);
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (int i = 0; i < THREADS; i++) {
+            if (seen[i] != 1) {
+                return "thread " + i + " saw ID " + seen[i];
+            }
+        }
+        return Initialized.runs == 1 ? null : "the class initializer ran " + Initialized.runs + " times";
+    }
+
+    static String identityByTwoPaths() throws InterruptedException {
+        Box shared = new Box();
+        Box left = new Box();
+        Box right = new Box();
+        left.other = shared;
+        right.other = shared;
+        boolean[] same = new boolean[1];
+        Thread t = new Thread(() -> same[0] = left.other == right.other, "identity");
+        t.start();
+        t.join();
+        return same[0] ? null : "two paths to one object gave two objects";
+    }
+
+    static String identityHash() throws InterruptedException {
+        Box box = new Box();
+        int hash = box.hashCode();
+        int identity = System.identityHashCode(box);
+        int[] seen = new int[2];
+        Thread t = new Thread(() -> {
+            seen[0] = box.hashCode();
+            seen[1] = System.identityHashCode(box);
+        }, "hash");
+        t.start();
+        t.join();
+        if (hash != identity) {
+            return "hashCode " + hash + " differs from identityHashCode " + identity;
+        }
+        return seen[0] == hash && seen[1] == identity ? null
+                : "the thread saw " + seen[0] + "/" + seen[1] + ", main " + hash + "/" + identity;
+    }
+}

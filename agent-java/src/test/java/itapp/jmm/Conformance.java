@@ -1,0 +1,44 @@
+package itapp.jmm;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The Java memory model cases a distributed run must keep, as an ordinary program: each case starts
+ * threads (at least as many as the cluster has nodes, so placement can spread them) and prints
+ * "{case} ok" or "{case} FAIL: why". Every case is data-race-free except the spins, which wait on
+ * volatile reads as the Java Grande kernels do.
+ */
+public final class Conformance {
+    private static final List<String> FAILURES = new ArrayList<>();
+
+    private Conformance() {}
+
+    public static void main(String[] args) throws Exception {
+        check("synchronized-visibility", Cases.synchronizedVisibility());
+        check("volatile-visibility", Cases.volatileVisibility());
+        check("start-join-visibility", Cases.startJoinVisibility());
+        check("volatile-flag-spin", Cases.volatileFlagSpin());
+        check("volatile-array-spin", Cases.volatileArraySpin());
+        check("notify-all-several-waiters", Cases.notifyAllWakesEveryWaiter());
+        check("notify-wakes-one", Cases.notifyWakesOne());
+        check("timed-wait", Cases.timedWait());
+        check("interrupt-waiting", Cases.interruptWaiting());
+        check("interrupt-sleeping", Cases.interruptSleeping());
+        check("reentrant-synchronized", Cases.reentrantSynchronized());
+        check("static-synchronized", Cases.staticSynchronized());
+        check("class-initializer-once", Cases.classInitializerOnce());
+        check("identity-by-two-paths", Cases.identityByTwoPaths());
+        check("identity-hash", Cases.identityHash());
+        System.exit(FAILURES.isEmpty() ? 0 : 1);
+    }
+
+    private static void check(String name, String failure) {
+        if (failure == null) {
+            System.out.println(name + " ok");
+        } else {
+            FAILURES.add(name);
+            System.out.println(name + " FAIL: " + failure);
+        }
+    }
+}
