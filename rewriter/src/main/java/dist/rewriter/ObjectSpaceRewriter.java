@@ -1,0 +1,124 @@
+package dist.rewriter;
+
+import java.util.Map;
+import java.util.function.Predicate;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * Prepares one application class for the global object space: state fields ({@link ObjectStateInjector}),
+ * guarded field accesses ({@link FieldAccessRewriter}) and class initializers the runtime can veto
+ * ({@link ClassInitializerRewriter}). Holds no runtime state; every runtime decision is a call to a
+ * static method of the hook class.
+ *
+ * <p>Frames stay correct without a class hierarchy: replacing a field instruction by a static call
+ * with the same stack effect and the same operand types leaves every existing frame valid, so the
+ * writer only recomputes maxima, and the few new branch targets get frames written by hand.
+ */
+public final class ObjectSpaceRewriter {
+    /** What the rewriter did, per kind; kinds that leave an access direct do not change the class. */
+    public enum Kind {
+        /** {@code $dist$state} and {@code $dist$meta} added to a root class. */
+        OBJECT_STATE_FIELDS(true),
+        /** {@code $dist$sstate} added to a class. */
+        STATIC_STATE_FIELD(true),
+        FINAL_REMOVED(true),
+        /** {@code hashCode()} delegating to the hook's identity hash added. */
+        HASH_CODE_ADDED(true),
+        FIELD_READ(true),
+        FIELD_WRITE(true),
+        STATIC_READ(true),
+        STATIC_WRITE(true),
+        /** Rewritten accesses (already counted as reads or writes) whose field is volatile. */
+        VOLATILE_ACCESS(true),
+        /** Synthetic {@code $dist$get...} / {@code $dist$put...} methods generated. */
+        ACCESS_HELPER(true),
+        CLASS_INITIALIZER_PROLOGUE(true),
+        /** A {@code <clinit>} created for a class with static fields but no initializer. */
+        CLASS_INITIALIZER_ADDED(true),
+        /** A constructor's write to a field of {@code uninitializedThis}, which no method may receive. */
+        DIRECT_UNINITIALIZED_THIS(false),
+        /** A class initializer's access to its own class's static fields. */
+        DIRECT_OWN_CLASS_INITIALIZER(false),
+        /** An access in an interface older than Java 8, which cannot hold a static helper. */
+        DIRECT_OLD_INTERFACE(false);
+
+        private final boolean changesClass;
+
+        Kind(boolean changesClass) {
+            this.changesClass = changesClass;
+        }
+
+        public boolean changesClass() {
+            return changesClass;
+        }
+    }
+
+    /** The rewritten class file, or null when nothing applied, and what was done. */
+    public static final class Result {
+        private final byte[] bytes;
+        private final Map<Kind, Integer> counts;
+
+        Result(byte[] bytes, Map<Kind, Integer> counts) {
+            this.bytes = bytes;
+            this.counts = counts;
+        }
+
+        /** The rewritten class file, or null when the class is to be kept as it is. */
+        public byte[] bytes() {
+            return bytes;
+        }
+
+        public boolean changed() {
+            return bytes != null;
+        }
+
+        public int count(Kind kind) {
+            return counts.getOrDefault(kind, 0);
+        }
+
+        /** Only the kinds that occurred. */
+        public Map<Kind, Integer> counts() {
+            return counts;
+        }
+
+        @Override
+        public String toString() {
+            return counts.toString();
+        }
+    }
+
+    private final String hookOwner;
+    private final Predicate<String> isApplicationClass;
+    private final FieldResolver fieldResolver;
+
+    /**
+     * @param hookOwner          internal name of the class holding the static hooks
+     * @param isApplicationClass over internal names: which classes are transformed, so which owners get
+     *                           guarded accesses and which superclasses already carry the state fields
+     * @param fieldResolver      volatility of fields and interface-ness of owners, without class loading
+     */
+    public ObjectSpaceRewriter(String hookOwner, Predicate<String> isApplicationClass, FieldResolver fieldResolver) {
+        this.hookOwner = hookOwner;
+        this.isApplicationClass = isApplicationClass;
+        this.fieldResolver = fieldResolver;
+    }
+
+    public Result rewrite(byte[] classFile) {
+        ClassReader reader = new ClassReader(classFile);
+        RewriteCounts counts = new RewriteCounts();
+        if (!isApplicationClass.test(reader.getClassName()) || (reader.getAccess() & Opcodes.ACC_MODULE) != 0) {
+            return new Result(null, counts.snapshot());
+        }
+        ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
+        // The initializer rewriter comes first so that it counts only the class's own static fields,
+        // not the injected $dist$sstate.
+        ClassVisitor chain = new ObjectStateInjector(writer, hookOwner, isApplicationClass, counts);
+        chain = new FieldAccessRewriter(chain, hookOwner, isApplicationClass, fieldResolver, counts);
+        chain = new ClassInitializerRewriter(chain, hookOwner, counts);
+        reader.accept(chain, ClassReader.EXPAND_FRAMES);
+        return new Result(counts.changedClass() ? writer.toByteArray() : null, counts.snapshot());
+    }
+}
