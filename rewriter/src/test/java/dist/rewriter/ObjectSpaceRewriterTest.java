@@ -18,12 +18,21 @@ import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Label;
@@ -183,6 +192,17 @@ class ObjectSpaceRewriterTest {
             public static int value = 99;
         }
 
+        /** Its initializer starts with a loop head, so its first instruction already has a frame. */
+        public static class LoopInitializer {
+            public static int x;
+
+            static {
+                do {
+                    x++;
+                } while (x < 5);
+            }
+        }
+
         public enum Color {
             RED, GREEN, BLUE;
 
@@ -203,48 +223,67 @@ class ObjectSpaceRewriterTest {
     private static final String HOOK = RecordingHook.class.getName().replace('.', '/');
     private static final String SUBJECTS = Subjects.class.getName().replace('.', '/');
 
-    /** Resolves against the untransformed classes the test already has; generated classes are unknown to it. */
-    private static final FieldResolver REFLECTIVE_RESOLVER = new FieldResolver() {
-        @Override
-        public boolean isVolatile(String owner, String name, String descriptor) {
-            for (Class<?> type = load(owner); type != null; type = type.getSuperclass()) {
-                for (Field field : type.getDeclaredFields()) {
-                    if (field.getName().equals(name)) {
-                        return Modifier.isVolatile(field.getModifiers());
+    private static final String COMPILED = "dist/rewriter/compiled/";
+    private static final ClassLoader TEST_CLASSES = ObjectSpaceRewriterTest.class.getClassLoader();
+
+    /**
+     * Resolves against the untransformed classes, by reflection; classes generated in a test are
+     * unknown to it, which is harmless because they only access their own non-volatile fields.
+     */
+    private static FieldResolver resolverOver(ClassLoader originals) {
+        return new FieldResolver() {
+            @Override
+            public boolean isVolatile(String owner, String name, String descriptor) {
+                for (Class<?> type = load(owner); type != null; type = type.getSuperclass()) {
+                    for (Field field : type.getDeclaredFields()) {
+                        if (field.getName().equals(name)) {
+                            return Modifier.isVolatile(field.getModifiers());
+                        }
                     }
                 }
+                return false;
             }
-            return false;
-        }
 
-        @Override
-        public boolean isInterface(String owner) {
-            Class<?> type = load(owner);
-            return type != null && type.isInterface();
-        }
-
-        private Class<?> load(String owner) {
-            try {
-                return Class.forName(owner.replace('/', '.'), false, ObjectSpaceRewriterTest.class.getClassLoader());
-            } catch (ClassNotFoundException e) {
-                return null;
+            @Override
+            public boolean isInterface(String owner) {
+                Class<?> type = load(owner);
+                return type != null && type.isInterface();
             }
-        }
-    };
 
-    private static boolean isSubject(String internalName) {
-        return internalName.startsWith(SUBJECTS);
+            private Class<?> load(String owner) {
+                try {
+                    return Class.forName(owner.replace('/', '.'), false, originals);
+                } catch (ClassNotFoundException e) {
+                    return null;
+                }
+            }
+        };
     }
 
-    private final ObjectSpaceRewriter rewriter = new ObjectSpaceRewriter(HOOK, ObjectSpaceRewriterTest::isSubject, REFLECTIVE_RESOLVER);
+    private static boolean isSubject(String internalName) {
+        return internalName.startsWith(SUBJECTS) || internalName.startsWith(COMPILED);
+    }
 
-    /** Defines the rewritten subjects, each verified first; everything else comes from the test's loader. */
-    private final class RewritingLoader extends ClassLoader {
+    private final ObjectSpaceRewriter rewriter = new ObjectSpaceRewriter(HOOK, ObjectSpaceRewriterTest::isSubject, resolverOver(TEST_CLASSES));
+
+    /**
+     * Defines the rewritten subjects, each verified first, from the class files {@code originals}
+     * holds; everything else comes from the test's loader.
+     */
+    private static final class RewritingLoader extends ClassLoader {
+        private final ClassLoader originals;
+        private final ObjectSpaceRewriter rewriter;
         private final Map<String, byte[]> generated = new HashMap<>();
         private final Map<String, Result> results = new HashMap<>();
 
         RewritingLoader() {
-            super(ObjectSpaceRewriterTest.class.getClassLoader());
+            this(TEST_CLASSES);
+        }
+
+        RewritingLoader(ClassLoader originals) {
+            super(TEST_CLASSES);
+            this.originals = originals;
+            this.rewriter = new ObjectSpaceRewriter(HOOK, ObjectSpaceRewriterTest::isSubject, resolverOver(originals));
         }
 
         @Override
@@ -256,11 +295,11 @@ class ObjectSpaceRewriterTest {
             synchronized (getClassLoadingLock(name)) {
                 Class<?> loaded = findLoadedClass(name);
                 if (loaded == null) {
-                    byte[] original = generated.containsKey(internalName) ? generated.get(internalName) : bytesOf(internalName);
+                    byte[] original = generated.containsKey(internalName) ? generated.get(internalName) : bytesOf(internalName, originals);
                     Result result = rewriter.rewrite(original);
                     results.put(internalName, result);
                     byte[] bytes = result.changed() ? result.bytes() : original;
-                    assertVerifies(bytes);
+                    assertVerifies(bytes, originals);
                     loaded = defineClass(name, bytes, 0, bytes.length);
                 }
                 return loaded;
@@ -282,16 +321,20 @@ class ObjectSpaceRewriterTest {
     }
 
     private static byte[] bytesOf(String internalName) {
-        try (InputStream in = ObjectSpaceRewriterTest.class.getResourceAsStream("/" + internalName + ".class")) {
+        return bytesOf(internalName, TEST_CLASSES);
+    }
+
+    private static byte[] bytesOf(String internalName, ClassLoader originals) {
+        try (InputStream in = originals.getResourceAsStream(internalName + ".class")) {
             return in.readAllBytes();
         } catch (IOException e) {
             throw new AssertionError(e);
         }
     }
 
-    private static void assertVerifies(byte[] bytes) {
+    private static void assertVerifies(byte[] bytes, ClassLoader originals) {
         StringWriter problems = new StringWriter();
-        CheckClassAdapter.verify(new ClassReader(bytes), ObjectSpaceRewriterTest.class.getClassLoader(), false, new PrintWriter(problems));
+        CheckClassAdapter.verify(new ClassReader(bytes), originals, false, new PrintWriter(problems));
         assertEquals("", problems.toString(), "verifier on " + new ClassReader(bytes).getClassName());
     }
 
@@ -302,7 +345,10 @@ class ObjectSpaceRewriterTest {
                 try {
                     return candidate.invoke(target instanceof Class<?> ? null : target, arguments);
                 } catch (InvocationTargetException e) {
-                    throw (Exception) e.getCause();
+                    if (e.getCause() instanceof Exception exception) {
+                        throw exception;
+                    }
+                    throw (Error) e.getCause();
                 }
             }
         }
@@ -631,6 +677,15 @@ class ObjectSpaceRewriterTest {
     }
 
     @Test
+    void initializerStartingWithABranchTargetKeepsItsOwnFrame() throws Exception {
+        RewritingLoader loader = new RewritingLoader();
+        Class<?> type = loader.subject(Subjects.LoopInitializer.class);
+        assertEquals(5, type.getField("x").getInt(null));
+        assertEquals(3, loader.result(type).count(Kind.DIRECT_OWN_CLASS_INITIALIZER));
+        assertEquals(List.of("runClassInitializer LoopInitializer.class"), RecordingHook.calls("runClassInitializer"));
+    }
+
+    @Test
     void enumsWorkAfterRewriting() throws Exception {
         RewritingLoader loader = new RewritingLoader();
         Class<?> color = loader.subject(Subjects.Color.class);
@@ -661,6 +716,96 @@ class ObjectSpaceRewriterTest {
         setState(point, -1);
         assertEquals(10, call(point, "x"));
         assertEquals(List.of("fault Point"), RecordingHook.calls("fault"));
+    }
+
+    private static final String PROGRAM = """
+            package dist.rewriter.compiled;
+
+            import java.util.ArrayList;
+            import java.util.List;
+
+            public class Program {
+                interface Named {
+                    List<String> NAMES = new ArrayList<>();
+
+                    default int register(String name) {
+                        Runnable add = () -> NAMES.add(name);
+                        add.run();
+                        return NAMES.size();
+                    }
+                }
+
+                enum Mode { FAST, SLOW }
+
+                static class Box implements Named {
+                    volatile long total;
+                    double half;
+                    final int fixed;
+
+                    Box(int fixed) {
+                        this.fixed = fixed;
+                    }
+                }
+
+                class Inner {
+                    int get() {
+                        return value;
+                    }
+                }
+
+                private int value = 3;
+                static int runs;
+
+                static String describe(Mode mode) {
+                    switch (mode) {
+                        case FAST: return "fast";
+                        default: return "slow";
+                    }
+                }
+
+                public static String run() {
+                    Program program = new Program();
+                    Box box = new Box(4);
+                    box.total += 5;
+                    box.half = box.total / 2.0;
+                    runs++;
+                    return program.new Inner().get() + "," + box.total + "," + box.half + "," + box.fixed + ","
+                            + box.register("x") + "," + runs + "," + describe(Mode.SLOW);
+                }
+            }
+            """;
+
+    /** Class files as javac writes them for older targets: private accessors, StringBuilder concatenation, ... */
+    @ParameterizedTest
+    @ValueSource(ints = {8, 11, 17})
+    void programsCompiledForEachReleaseRunAfterRewriting(int release, @TempDir Path directory) throws Exception {
+        Path source = directory.resolve("src/dist/rewriter/compiled/Program.java");
+        Files.createDirectories(source.getParent());
+        Files.writeString(source, PROGRAM);
+        Path classes = Files.createDirectories(directory.resolve("classes"));
+        StringWriter diagnostics = new StringWriter();
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        int status = javac.getTask(diagnostics, null, null,
+                List.of("--release", Integer.toString(release), "-d", classes.toString()), null,
+                javac.getStandardFileManager(null, null, null).getJavaFileObjects(source)).call() ? 0 : 1;
+        assertEquals(0, status, diagnostics.toString());
+
+        try (URLClassLoader originals = new URLClassLoader(new URL[] {classes.toUri().toURL()}, TEST_CLASSES)) {
+            RewritingLoader loader = new RewritingLoader(originals);
+            Class<?> program = loader.loadClass("dist.rewriter.compiled.Program");
+            assertEquals("3,5,2.5,4,1,1,slow", call(program, "run"));
+
+            assertEquals(44 + release, new ClassReader(loader.results.get(COMPILED + "Program").bytes()).readShort(6));
+            assertEquals(1, loader.results.get(COMPILED + "Program$Inner").count(Kind.DIRECT_UNINITIALIZED_THIS));
+            assertEquals(List.of("staticFault Named.class", "staticFault Named.class"), RecordingHook.calls("staticFault"),
+                    "NAMES read in the lambda and in register");
+            assertEquals(List.of("beforeVolatileRead Box", "afterVolatileRead", "beforeVolatileWrite", "afterVolatileWrite Box",
+                    "beforeVolatileRead Box", "afterVolatileRead", "beforeVolatileRead Box", "afterVolatileRead"),
+                    RecordingHook.calls("beforeVolatileRead", "afterVolatileRead", "beforeVolatileWrite", "afterVolatileWrite"));
+            assertTrue(RecordingHook.calls("runClassInitializer").containsAll(List.of(
+                    "runClassInitializer Program.class", "runClassInitializer Named.class", "runClassInitializer Mode.class")),
+                    RecordingHook.calls("runClassInitializer").toString());
+        }
     }
 
     @Test
