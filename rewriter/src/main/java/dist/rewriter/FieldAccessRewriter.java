@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.Handle;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
@@ -24,7 +25,8 @@ import org.objectweb.asm.tree.MethodNode;
  * so the frames of the calling method stay valid as they are. Accesses left direct: writes to
  * {@code uninitializedThis} (no method may receive it), a class initializer's accesses to its own
  * statics (the runtime already decided that the initializer runs here), and accesses in interfaces
- * older than Java 8 (which cannot hold static methods).
+ * older than Java 8 (which cannot hold static methods). Field handle constants are redirected to the
+ * same helpers.
  */
 final class FieldAccessRewriter extends ClassVisitor {
     private final String hookOwner;
@@ -124,7 +126,7 @@ final class FieldAccessRewriter extends ClassVisitor {
             boolean isStatic = opcode == Opcodes.GETSTATIC || opcode == Opcodes.PUTSTATIC;
             Kind directBecause = isStatic && isClassInitializer && owner.equals(className) ? Kind.DIRECT_OWN_CLASS_INITIALIZER
                     : writesUninitializedThis ? Kind.DIRECT_UNINITIALIZED_THIS
-                    : isInterface && majorVersion < Opcodes.V1_8 ? Kind.DIRECT_OLD_INTERFACE
+                    : cannotHoldHelpers() ? Kind.DIRECT_OLD_INTERFACE
                     : null;
             if (directBecause != null) {
                 counts.add(directBecause);
@@ -143,6 +145,47 @@ final class FieldAccessRewriter extends ClassVisitor {
                 counts.add(Kind.VOLATILE_ACCESS);
             }
         }
+
+        @Override
+        public void visitLdcInsn(Object value) {
+            super.visitLdcInsn(guarded(value));
+        }
+
+        @Override
+        public void visitInvokeDynamicInsn(String name, String descriptor, Handle bootstrap, Object... arguments) {
+            Object[] guardedArguments = new Object[arguments.length];
+            for (int i = 0; i < arguments.length; i++) {
+                guardedArguments[i] = guarded(arguments[i]);
+            }
+            super.visitInvokeDynamicInsn(name, descriptor, bootstrap, guardedArguments);
+        }
+    }
+
+    private boolean cannotHoldHelpers() {
+        return isInterface && majorVersion < Opcodes.V1_8;
+    }
+
+    /**
+     * A field handle constant (records' equals/hashCode/toString get their fields through such handles
+     * passed to ObjectMethods) becomes a handle to the helper, which has the same type.
+     */
+    private Object guarded(Object constant) {
+        if (!(constant instanceof Handle handle) || !isApplicationClass.test(handle.getOwner()) || cannotHoldHelpers()) {
+            return constant;
+        }
+        int opcode = switch (handle.getTag()) {
+            case Opcodes.H_GETFIELD -> Opcodes.GETFIELD;
+            case Opcodes.H_PUTFIELD -> Opcodes.PUTFIELD;
+            case Opcodes.H_GETSTATIC -> Opcodes.GETSTATIC;
+            case Opcodes.H_PUTSTATIC -> Opcodes.PUTSTATIC;
+            default -> 0;
+        };
+        if (opcode == 0) {
+            return constant;
+        }
+        AccessHelper helper = helperFor(opcode, handle.getOwner(), handle.getName(), handle.getDesc());
+        counts.add(Kind.FIELD_HANDLE);
+        return new Handle(Opcodes.H_INVOKESTATIC, className, helper.name(), helper.descriptor(), isInterface);
     }
 
     private AccessHelper helperFor(int opcode, String owner, String name, String descriptor) {

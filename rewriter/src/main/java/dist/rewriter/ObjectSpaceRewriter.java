@@ -31,7 +31,9 @@ public final class ObjectSpaceRewriter {
         FIELD_WRITE(true),
         STATIC_READ(true),
         STATIC_WRITE(true),
-        /** Rewritten accesses (already counted as reads or writes) whose field is volatile. */
+        /** A field handle constant ({@code ldc}, bootstrap argument) redirected to a helper. */
+        FIELD_HANDLE(true),
+        /** Rewritten instructions (already counted as reads or writes) whose field is volatile. */
         VOLATILE_ACCESS(true),
         /** Synthetic {@code $dist$get...} / {@code $dist$put...} methods generated. */
         ACCESS_HELPER(true),

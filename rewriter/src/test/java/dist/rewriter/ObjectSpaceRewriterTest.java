@@ -713,9 +713,13 @@ class ObjectSpaceRewriterTest {
         x.setInt(point, 10);
         assertEquals(12, call(point, "sum"));
 
+        assertEquals(6, loader.result(pointType).count(Kind.FIELD_HANDLE), "x and y for equals, hashCode and toString");
+        assertEquals(4, loader.result(pointType).count(Kind.ACCESS_HELPER), "get and put of x and y: the handles share the getters");
+
         setState(point, -1);
         assertEquals(10, call(point, "x"));
-        assertEquals(List.of("fault Point"), RecordingHook.calls("fault"));
+        assertEquals("Point[x=10, y=2]", point.toString());
+        assertEquals(List.of("fault Point", "fault Point", "fault Point"), RecordingHook.calls("fault"));
     }
 
     private static final String PROGRAM = """
