@@ -16,6 +16,9 @@ import org.objectweb.asm.Opcodes;
  * <p>Frames stay correct without a class hierarchy: replacing a field instruction by a static call
  * with the same stack effect and the same operand types leaves every existing frame valid, so the
  * writer only recomputes maxima, and the few new branch targets get frames written by hand.
+ *
+ * <p>All per-class state lives in the visitors of one {@link #rewrite} call, so one instance can serve
+ * concurrent class loads.
  */
 public final class ObjectSpaceRewriter {
     /** What the rewriter did, per kind; kinds that leave an access direct do not change the class. */
@@ -108,6 +111,13 @@ public final class ObjectSpaceRewriter {
         this.fieldResolver = fieldResolver;
     }
 
+    /**
+     * @return the rewritten class, or a result without bytes when the class is not an application
+     *         class or nothing applied
+     * @throws RuntimeException from ASM or {@link IllegalArgumentException} from the constructor analysis
+     *         when the class file cannot be rewritten (malformed code, a method grown past 64 KiB); the
+     *         class must then be left as it is, since a partial rewrite would be inconsistent
+     */
     public Result rewrite(byte[] classFile) {
         ClassReader reader = new ClassReader(classFile);
         RewriteCounts counts = new RewriteCounts();

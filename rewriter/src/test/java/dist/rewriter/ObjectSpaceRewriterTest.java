@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.StreamSupport;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,6 +40,7 @@ import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FrameNode;
 import org.objectweb.asm.util.CheckClassAdapter;
 
 class ObjectSpaceRewriterTest {
@@ -584,7 +586,22 @@ class ObjectSpaceRewriterTest {
         String simpleName = type.getSimpleName();
         assertEquals(List.of("runClassInitializer " + simpleName + ".class"), RecordingHook.calls("runClassInitializer"));
         assertEquals(List.of("staticFault " + simpleName + ".class"), RecordingHook.calls("staticFault"));
-        assertEquals(version, new ClassReader(loader.results.get(name).bytes()).readShort(6));
+        byte[] rewritten = loader.results.get(name).bytes();
+        assertEquals(version, new ClassReader(rewritten).readShort(6));
+        if (version < Opcodes.V1_6) {
+            assertEquals(0, frameCount(rewritten), "no StackMapTable before Java 6");
+        } else {
+            assertTrue(frameCount(rewritten) >= 4, "the constructor's two, the helper's and the initializer's");
+        }
+    }
+
+    private static int frameCount(byte[] classFile) {
+        ClassNode node = new ClassNode();
+        new ClassReader(classFile).accept(node, 0);
+        return node.methods.stream()
+                .mapToInt(method -> (int) StreamSupport.stream(method.instructions.spliterator(), false)
+                        .filter(insn -> insn instanceof FrameNode).count())
+                .sum();
     }
 
     @Test
