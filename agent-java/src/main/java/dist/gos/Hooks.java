@@ -57,10 +57,11 @@ public final class Hooks {
     /**
      * Whether {@code <clinit>} of {@code owner} runs in this JVM: it runs once, at the home; a
      * worker fetches the statics it made instead. Enum constants are made on every node (they
-     * travel by name), so enums initialize everywhere.
+     * travel by name), so enums initialize everywhere; so do interfaces, whose fields are final
+     * constants the class file format does not let dist set.
      */
     public static boolean runClassInitializer(Class<?> owner) {
-        if (worker == null || owner.isEnum()) {
+        if (worker == null || owner.isEnum() || owner.isInterface()) {
             return true;
         }
         InjectedState.setClass(owner, InjectedState.NOT_FETCHED);

@@ -158,22 +158,31 @@ final class WorkerRuntime {
         });
     }
 
-    /** Fetches the statics of {@code type} from the home, unless they arrived already. */
+    /**
+     * Fetches the statics of {@code type} and of its application superclasses (a static field
+     * named through a subclass lives in the class that declares it) from the home, unless they
+     * arrived already. Enums and interfaces keep their own (see {@link Hooks#runClassInitializer}).
+     */
     void fetchStatics(Class<?> type) {
         space.withLock(() -> {
-            if (space.installed(type)) {
-                return;
+            for (Class<?> c = type; c != null && !Slots.isJdk(c); c = c.getSuperclass()) {
+                if (!c.isEnum() && !c.isInterface() && !space.installed(c)) {
+                    fetchStaticsOf(c);
+                }
             }
-            WireWriter request = new WireWriter(space);
-            try {
-                request.body().writeUTF(type.getName());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            byte[] reply = SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_STATICS_VALUE,
-                    request.finish(), Duration.ofSeconds(60));
-            space.receive(reply, (reader, sequence) -> null);
         });
+    }
+
+    private void fetchStaticsOf(Class<?> type) {
+        WireWriter request = new WireWriter(space);
+        try {
+            request.body().writeUTF(type.getName());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        byte[] reply = SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_STATICS_VALUE,
+                request.finish(), Duration.ofSeconds(60));
+        space.receive(reply, (reader, sequence) -> null);
     }
 
     // ---- monitors of shared objects ---------------------------------------------------------

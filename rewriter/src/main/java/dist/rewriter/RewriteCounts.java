@@ -29,12 +29,44 @@ public final class RewriteCounts {
         /** System.exit, Runtime.exit and Runtime.halt. */
         EXIT(true),
         /** Runnable lambdas and method references made serializable, so a thread's task can travel. */
-        RUNNABLE_LAMBDA(true);
+        RUNNABLE_LAMBDA(true),
+        // ---- the object space (ObjectSpaceRewriter) ----
+        /** {@code $dist$state} and {@code $dist$meta} added to a root class. */
+        OBJECT_STATE_FIELDS(true),
+        /** {@code $dist$sstate} added to a class. */
+        STATIC_STATE_FIELD(true),
+        FINAL_REMOVED(true),
+        /** {@code hashCode()} delegating to the hook's identity hash added. */
+        HASH_CODE_ADDED(true),
+        FIELD_READ(true),
+        FIELD_WRITE(true),
+        STATIC_READ(true),
+        STATIC_WRITE(true),
+        /** A field handle constant ({@code ldc}, bootstrap argument) redirected to a helper. */
+        FIELD_HANDLE(true),
+        /** Rewritten instructions (already counted as reads or writes) whose field is volatile. */
+        VOLATILE_ACCESS(true),
+        /** Synthetic {@code $dist$get...} / {@code $dist$put...} methods generated. */
+        ACCESS_HELPER(true),
+        CLASS_INITIALIZER_PROLOGUE(true),
+        /** A {@code <clinit>} created for a class with static fields but no initializer. */
+        CLASS_INITIALIZER_ADDED(true),
+        /** A constructor's write to a field of {@code uninitializedThis}, which no method may receive. */
+        DIRECT_UNINITIALIZED_THIS(false),
+        /** A class initializer's access to its own class's static fields. */
+        DIRECT_OWN_CLASS_INITIALIZER(false),
+        /** An access in an interface older than Java 8, which cannot hold a static helper. */
+        DIRECT_OLD_INTERFACE(false);
+
 
         private final boolean changesClass;
 
         Kind(boolean changesClass) {
             this.changesClass = changesClass;
+        }
+
+        public boolean changesClass() {
+            return changesClass;
         }
     }
 

@@ -191,7 +191,7 @@ class CallSiteRewriterTest {
         assertEquals(List.of("wait(lock, 20)", "wait(lock, 20, 1)"), calls.subList(calls.size() - 2, calls.size()));
         // Seven exits: two per block, and one more for the waiter's return from inside its block.
         assertEquals(Map.of(Kind.WAIT, 4, Kind.NOTIFY, 3, Kind.THREAD_START, 1, Kind.THREAD_JOIN, 1,
-                Kind.MONITOR_ENTER, 3, Kind.MONITOR_EXIT, 7), subject.counts(WaitNotify.class).asMap());
+                Kind.MONITOR_ENTER, 3, Kind.MONITOR_EXIT, 7, Kind.RUNNABLE_LAMBDA, 1), subject.counts(WaitNotify.class).asMap());
     }
 
     @Test
@@ -208,8 +208,8 @@ class CallSiteRewriterTest {
         // super.start() in the overriding start() is an invokespecial and stays.
         assertEquals(Map.of(Kind.CURRENT_THREAD, 1, Kind.THREAD_ID, 1), subject.counts(Threads.Worker.class).asMap());
         assertEquals(Map.of(), subject.counts(Threads.Engine.class).asMap());
-        assertEquals(Map.of(Kind.THREAD_START, 5, Kind.THREAD_JOIN, 5, Kind.THREAD_IS_ALIVE, 2, Kind.THREAD_ID, 1),
-                subject.counts(Threads.class).asMap());
+        assertEquals(Map.of(Kind.THREAD_START, 5, Kind.THREAD_JOIN, 5, Kind.THREAD_IS_ALIVE, 2, Kind.THREAD_ID, 1,
+                Kind.RUNNABLE_LAMBDA, 4), subject.counts(Threads.class).asMap());
     }
 
     @Test
