@@ -130,16 +130,15 @@ final class HomeSpace {
     void writeRefresh(int node, WireWriter writer) {
         View view = view(node);
         synchronized (view) {
-            List<Long> changedIds = new ArrayList<>();
-            List<List<Change>> changes = new ArrayList<>();
+            List<WireFormat.Group> groups = new ArrayList<>();
             for (Map.Entry<Long, Twin> seen : new ArrayList<>(view.seen.entrySet())) {
-                List<Change> changed = seen.getValue().changes(master(seen.getKey()));
+                Twin twin = seen.getValue();
+                List<Change> changed = twin.changes(master(seen.getKey()));
                 if (!changed.isEmpty()) {
-                    changedIds.add(seen.getKey());
-                    changes.add(changed);
+                    groups.add(new WireFormat.Group(seen.getKey(), changed, twin.inChunks()));
                 }
             }
-            WireFormat.changeGroups(writer, changedIds, changes);
+            WireFormat.changeGroups(writer, groups);
         }
     }
 
@@ -149,11 +148,7 @@ final class HomeSpace {
         synchronized (view) {
             WireReader reader = new WireReader(view, loader, message);
             for (Arrived arrived : reader.arrived()) {
-                Slots slots = Slots.of(arrived.holder());
-                for (int i = 0; i < arrived.values().length; i++) {
-                    slots.set(arrived.holder(), i, arrived.values()[i]);
-                }
-                view.seen.put(arrived.id(), Twin.of(arrived.holder()));
+                view.seen.put(arrived.id(), Twin.install(arrived.holder(), arrived.values()));
             }
             return reader;
         }

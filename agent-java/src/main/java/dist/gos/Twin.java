@@ -1,85 +1,192 @@
 package dist.gos;
 
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The values of a holder (object, array or class statics) that two sides last agreed on (twin/diff,
  * as in TreadMarks). On a worker it sits beside each copy: a release sends what differs from it; a
- * refresh at acquire takes the home's value only where the copy still equals its twin, with a
- * compare-and-set, so a write that a thread of the worker makes meanwhile is never overwritten. At
- * the home one twin per (worker, object) records what that worker last saw, so a refresh sends only
- * what changed since. Writers of the holder never touch the twin and need no lock; operations on
- * one twin are serialized by its monitor.
+ * refresh at acquire takes the home's values only where the copy still equals its twin, so a write
+ * that a thread of the worker makes meanwhile is not overwritten. At the home one twin per (worker,
+ * holder) records what that worker last saw, so a refresh sends only what changed since. Writers of
+ * the holder never touch the twin and need no lock; operations on one twin are serialized by its
+ * monitor. Arrays of primitives are compared and carried in bulk ranges; everything else slot by
+ * slot.
  */
-final class Twin {
-    /** One slot's new value, as a release sends it or a refresh applies it. */
+abstract class Twin {
+    /**
+     * New values from {@code slot} on: one value, or for a primitive array a chunk of consecutive
+     * elements (a primitive array itself).
+     */
     record Change(int slot, Object value) {}
-
-    private final Slots slots;
-    private final Object[] agreed;
-
-    private Twin(Slots slots, Object[] agreed) {
-        this.slots = slots;
-        this.agreed = agreed;
-    }
 
     /** The twin of a holder whose current values both sides have. */
     static Twin of(Object holder) {
-        Slots slots = Slots.of(holder);
-        Object[] values = new Object[slots.count(holder)];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = slots.get(holder, i);
-        }
-        return new Twin(slots, values);
+        return PrimitiveArrays.isPrimitiveArray(holder) ? new ArrayTwin(holder) : new SlotTwin(holder);
     }
 
-    /** The agreed values, slot by slot (the array itself: callers only read it). */
-    Object[] agreed() {
-        return agreed;
+    /** Gives a fresh holder the state another node sent (as {@link #state} wrote it) and returns its twin. */
+    static Twin install(Object holder, Object[] state) {
+        if (PrimitiveArrays.isPrimitiveArray(holder)) {
+            System.arraycopy(state[0], 0, holder, 0, java.lang.reflect.Array.getLength(holder));
+        } else {
+            Slots slots = Slots.of(holder);
+            for (int i = 0; i < state.length; i++) {
+                slots.set(holder, i, state[i]);
+            }
+        }
+        VarHandle.releaseFence();
+        return of(holder);
     }
+
+    /** The holder's whole state as a message carries it. */
+    abstract Object[] state();
+
+    /** Whether {@link #state} and {@link Change} values are chunks of a primitive array rather than slot values. */
+    abstract boolean inChunks();
 
     /**
      * What changed since the two sides last agreed; the twin then holds the values returned, not
      * the holder's values of a moment later, so a write racing with this call stays a difference
      * for the next one.
      */
-    synchronized List<Change> changes(Object holder) {
-        List<Change> changes = new ArrayList<>();
-        for (int i = 0; i < agreed.length; i++) {
-            Object current = slots.get(holder, i);
-            if (!slots.same(i, current, agreed[i])) {
-                changes.add(new Change(i, current));
-                agreed[i] = current;
+    abstract List<Change> changes(Object holder);
+
+    /** A copy takes the home's newer values, except where it was written here since it last agreed. */
+    abstract void refresh(Object copy, List<Change> fromHome);
+
+    /**
+     * The home takes a worker's writes into the master, volatile fields last, so a thread that sees
+     * a volatile write also sees the plain writes released with it.
+     */
+    abstract void apply(Object master, List<Change> fromWorker);
+
+    private static final class SlotTwin extends Twin {
+        private final Slots slots;
+        private final Object[] agreed;
+
+        SlotTwin(Object holder) {
+            this.slots = Slots.of(holder);
+            this.agreed = new Object[slots.count(holder)];
+            for (int i = 0; i < agreed.length; i++) {
+                agreed[i] = slots.get(holder, i);
             }
         }
-        return changes;
-    }
 
-    /**
-     * A copy takes the home's newer values: a slot written here since it last agreed keeps the
-     * local value (it goes home at the next release); any other slot takes the home's.
-     */
-    synchronized void refresh(Object copy, List<Change> fromHome) {
-        for (Change change : fromHome) {
-            int slot = change.slot();
-            slots.compareAndSet(copy, slot, agreed[slot], change.value());
-            agreed[slot] = change.value();
+        @Override
+        Object[] state() {
+            return agreed;
         }
-    }
 
-    /**
-     * The home takes a worker's writes into the master, volatile slots last, so a thread that
-     * sees a volatile write also sees the plain writes released with it.
-     */
-    synchronized void apply(Object master, List<Change> fromWorker) {
-        for (boolean volatilePass : new boolean[] {false, true}) {
-            for (Change change : fromWorker) {
-                if (slots.isVolatile(change.slot()) == volatilePass) {
-                    slots.set(master, change.slot(), change.value());
-                    agreed[change.slot()] = change.value();
+        @Override
+        boolean inChunks() {
+            return false;
+        }
+
+        @Override
+        synchronized List<Change> changes(Object holder) {
+            List<Change> changes = new ArrayList<>();
+            for (int i = 0; i < agreed.length; i++) {
+                Object current = slots.get(holder, i);
+                if (!slots.same(i, current, agreed[i])) {
+                    changes.add(new Change(i, current));
+                    agreed[i] = current;
                 }
             }
+            return changes;
+        }
+
+        @Override
+        synchronized void refresh(Object copy, List<Change> fromHome) {
+            for (Change change : fromHome) {
+                int slot = change.slot();
+                slots.compareAndSet(copy, slot, agreed[slot], change.value());
+                agreed[slot] = change.value();
+            }
+        }
+
+        @Override
+        synchronized void apply(Object master, List<Change> fromWorker) {
+            for (boolean volatilePass : new boolean[] {false, true}) {
+                for (Change change : fromWorker) {
+                    if (slots.isVolatile(change.slot()) == volatilePass) {
+                        slots.set(master, change.slot(), change.value());
+                        agreed[change.slot()] = change.value();
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * A primitive array: a clone as the twin, compared with vectorized range compares. Differences
+     * are exact runs of changed elements: an unchanged element carried along would overwrite, where
+     * it is applied, a write another node made to it meanwhile.
+     */
+    private static final class ArrayTwin extends Twin {
+        private final Object agreed;
+        private final int length;
+
+        ArrayTwin(Object holder) {
+            this.length = java.lang.reflect.Array.getLength(holder);
+            this.agreed = PrimitiveArrays.copyOfRange(holder, 0, length);
+        }
+
+        @Override
+        Object[] state() {
+            return new Object[] {agreed};
+        }
+
+        @Override
+        boolean inChunks() {
+            return true;
+        }
+
+        @Override
+        synchronized List<Change> changes(Object holder) {
+            List<Change> changes = new ArrayList<>();
+            int from = PrimitiveArrays.mismatch(holder, agreed, 0, length);
+            while (from >= 0) {
+                int end = from + 1;
+                while (end < length && !PrimitiveArrays.rangeEquals(holder, agreed, end, end + 1)) {
+                    end++;
+                }
+                Object chunk = PrimitiveArrays.copyOfRange(holder, from, end);
+                System.arraycopy(chunk, 0, agreed, from, end - from);
+                changes.add(new Change(from, chunk));
+                from = end < length ? PrimitiveArrays.mismatch(holder, agreed, end, length) : -1;
+            }
+            return changes;
+        }
+
+        @Override
+        synchronized void refresh(Object copy, List<Change> fromHome) {
+            Slots elements = Slots.of(copy);
+            for (Change change : fromHome) {
+                int from = change.slot();
+                int count = java.lang.reflect.Array.getLength(change.value());
+                if (PrimitiveArrays.rangeEquals(copy, agreed, from, from + count)) {
+                    System.arraycopy(change.value(), 0, copy, from, count);
+                } else {
+                    for (int i = 0; i < count; i++) {
+                        elements.compareAndSet(copy, from + i, java.lang.reflect.Array.get(agreed, from + i),
+                                java.lang.reflect.Array.get(change.value(), i));
+                    }
+                }
+                System.arraycopy(change.value(), 0, agreed, from, count);
+            }
+            VarHandle.releaseFence();
+        }
+
+        @Override
+        synchronized void apply(Object master, List<Change> fromWorker) {
+            for (Change change : fromWorker) {
+                int count = java.lang.reflect.Array.getLength(change.value());
+                System.arraycopy(change.value(), 0, master, change.slot(), count);
+                System.arraycopy(change.value(), 0, agreed, change.slot(), count);
+            }
+            VarHandle.releaseFence();
         }
     }
 }

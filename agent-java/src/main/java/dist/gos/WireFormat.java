@@ -27,14 +27,17 @@ final class WireFormat {
         }
     }
 
-    static void changeGroups(WireWriter writer, List<Long> ids, List<List<Change>> changes) {
+    /** A holder's changes as one group of a message. */
+    record Group(long id, List<Change> changes, boolean inChunks) {}
+
+    static void changeGroups(WireWriter writer, List<Group> groups) {
         try {
-            writer.body().writeInt(ids.size());
+            writer.body().writeInt(groups.size());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        for (int i = 0; i < ids.size(); i++) {
-            writer.changes(ids.get(i), changes.get(i));
+        for (Group group : groups) {
+            writer.changes(group.id(), group.changes(), group.inChunks());
         }
     }
 

@@ -116,6 +116,7 @@ final class WireReader {
             case WireWriter.CLASS -> load(in.readUTF());
             case WireWriter.ENUM -> enumConstant(in.readUTF(), in.readUTF());
             case WireWriter.REF -> resolve(in.readLong());
+            case WireWriter.CHUNK -> PrimitiveArrays.read(in);
             default -> throw new IllegalArgumentException("object-space message: unknown value tag " + tag);
         };
     }

@@ -19,7 +19,7 @@ import java.util.List;
  */
 final class WireWriter {
     static final int NULL = 0, BOOLEAN = 1, BYTE = 2, CHAR = 3, SHORT = 4, INT = 5, LONG = 6, FLOAT = 7,
-            DOUBLE = 8, STRING = 9, CLASS = 10, REF = 11, ENUM = 12;
+            DOUBLE = 8, STRING = 9, CLASS = 10, REF = 11, ENUM = 12, CHUNK = 13;
 
     private final Holders holders;
     private final ByteArrayOutputStream bodyBytes = new ByteArrayOutputStream();
@@ -63,14 +63,14 @@ final class WireWriter {
         }
     }
 
-    /** A holder's changed slots: [id][count]([slot][value])*. */
-    void changes(long id, List<Change> changes) {
+    /** A holder's changed slots: [id][count]([slot][value])*; chunks of a primitive array in bulk. */
+    void changes(long id, List<Change> changes, boolean inChunks) {
         try {
             body.writeLong(id);
             body.writeInt(changes.size());
             for (Change change : changes) {
                 body.writeInt(change.slot());
-                write(body, change.value());
+                writeSlotValue(body, change.value(), inChunks);
             }
             drain();
         } catch (IOException e) {
@@ -96,10 +96,11 @@ final class WireWriter {
     private void drain() throws IOException {
         while (!pending.isEmpty()) {
             Object[] entry = pending.poll();
-            Object[] values = ((Twin) entry[1]).agreed();
+            Twin twin = (Twin) entry[1];
+            Object[] values = twin.state();
             states.writeInt(values.length);
             for (Object v : values) {
-                write(states, v);
+                writeSlotValue(states, v, twin.inChunks());
             }
         }
     }
@@ -127,6 +128,15 @@ final class WireWriter {
             shared.add(holder);
         }
         return id;
+    }
+
+    private void writeSlotValue(DataOutputStream out, Object value, boolean chunk) throws IOException {
+        if (chunk) {
+            out.writeByte(CHUNK);
+            PrimitiveArrays.write(out, value);
+        } else {
+            write(out, value);
+        }
     }
 
     private void write(DataOutputStream out, Object value) throws IOException {

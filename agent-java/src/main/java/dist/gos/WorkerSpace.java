@@ -158,12 +158,9 @@ final class WorkerSpace implements Holders {
 
     private void install(Arrived arrived, long sequence) {
         Object holder = arrived.holder();
-        Slots slots = Slots.of(holder);
-        for (int i = 0; i < arrived.values().length; i++) {
-            slots.set(holder, i, arrived.values()[i]);
-        }
+        Twin twin = Twin.install(holder, arrived.values());
         synchronized (this) {
-            copies.put(arrived.id(), new Copy(holder, Twin.of(holder), sequence));
+            copies.put(arrived.id(), new Copy(holder, twin, sequence));
         }
         if (holder instanceof Class<?> type) {
             InjectedState.setClass(type, InjectedState.VALID_COPY);
@@ -187,8 +184,7 @@ final class WorkerSpace implements Holders {
             synchronized (this) {
                 all = new ArrayList<>(copies.values());
             }
-            List<Long> changedIds = new ArrayList<>();
-            List<List<Change>> changes = new ArrayList<>();
+            List<WireFormat.Group> groups = new ArrayList<>();
             List<Copy> changed = new ArrayList<>();
             for (Copy copy : all) {
                 if (copy.twin == null) {
@@ -196,12 +192,11 @@ final class WorkerSpace implements Holders {
                 }
                 List<Change> diff = copy.twin.changes(copy.holder);
                 if (!diff.isEmpty()) {
-                    changedIds.add(idOf(copy.holder));
-                    changes.add(diff);
+                    groups.add(new WireFormat.Group(idOf(copy.holder), diff, copy.twin.inChunks()));
                     changed.add(copy);
                 }
             }
-            WireFormat.changeGroups(writer, changedIds, changes);
+            WireFormat.changeGroups(writer, groups);
             long sequence = exchange.applyAsLong(writer.finish());
             for (Copy copy : changed) {
                 copy.sequence = Math.max(copy.sequence, sequence);
