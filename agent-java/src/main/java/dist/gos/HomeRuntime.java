@@ -159,6 +159,23 @@ final class HomeRuntime {
         }
     }
 
+    /** The state of a placed thread, asked of the node it runs on. */
+    @SuppressWarnings("deprecation")
+    Thread.State threadState(Thread thread) {
+        Placed placed;
+        synchronized (this) {
+            placed = placedByThread.get(thread);
+            if (placed.ended) {
+                return Thread.State.TERMINATED;
+            }
+        }
+        byte[] state = SpaceMessages.call(endpoint, placed.node.getAddress(), NodeMessageType.SPACE_THREAD_STATE_VALUE,
+                SpaceMessages.longBytes(thread.getId()), java.time.Duration.ofSeconds(30));
+        synchronized (this) {
+            return placed.ended ? Thread.State.TERMINATED : Thread.State.values()[state[0]];
+        }
+    }
+
     @SuppressWarnings("deprecation")
     void interrupt(Thread thread) {
         Placed placed;

@@ -82,6 +82,10 @@ public final class Hooks {
     /** Returns the object whose JVM monitor the caller takes: the object itself unless it is a copy. */
     public static Object monitorEnter(Object lock) {
         WorkerRuntime w = worker;
+        if (w != null && lock instanceof Class<?> type && !Slots.isJdk(type)) {
+            // static synchronized: the class's monitor is the home's, like its statics
+            w.fetchStatics(type);
+        }
         if (w != null && w.space().isCopy(lock)) {
             NodeCounters.MONITOR_REMOTE.increment();
             return w.enter(lock);
@@ -200,6 +204,15 @@ public final class Hooks {
         }
         refuseOnWorker(thread, "isAlive");
         return thread.isAlive();
+    }
+
+    public static Thread.State threadState(Thread thread) {
+        HomeRuntime h = home;
+        if (h != null && h.isPlaced(thread)) {
+            return h.threadState(thread);
+        }
+        refuseOnWorker(thread, "getState");
+        return thread.getState();
     }
 
     @SuppressWarnings("deprecation") // Thread.threadId() is Java 19+; dist runs on 17

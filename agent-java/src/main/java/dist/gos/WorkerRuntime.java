@@ -54,6 +54,12 @@ final class WorkerRuntime {
             }
             return SpaceMessages.wrap(new byte[0]);
         });
+        endpoint.registerImmediate(NodeMessageType.SPACE_THREAD_STATE_VALUE, m -> {
+            Thread thread = running.get(SpaceMessages.longOf(SpaceMessages.bytes(m)));
+            // Not running here any more: it ended, and its end is on its way to the home.
+            Thread.State state = thread == null ? Thread.State.TERMINATED : thread.getState();
+            return SpaceMessages.wrap(new byte[] {(byte) state.ordinal()});
+        });
         System.setOut(new PrintStream(new RemoteOutput(1), true, StandardCharsets.UTF_8));
         System.setErr(new PrintStream(new RemoteOutput(2), true, StandardCharsets.UTF_8));
     }

@@ -57,6 +57,7 @@ public final class CallSiteRewriter extends ClassVisitor {
                 virtual(isThread, thread, "join", "(J)V", "join", Kind.THREAD_JOIN),
                 virtual(isThread, thread, "join", "(JI)V", "join", Kind.THREAD_JOIN),
                 virtual(isThread, thread, "isAlive", "()Z", "isAlive", Kind.THREAD_IS_ALIVE),
+                virtual(isThread, thread, "getState", "()Ljava/lang/Thread$State;", "threadState", Kind.THREAD_IS_ALIVE),
                 virtual(isThread, thread, "getId", "()J", "threadId", Kind.THREAD_ID),
                 virtual(isThread, thread, "threadId", "()J", "threadId", Kind.THREAD_ID),
                 virtual(isThread, thread, "interrupt", "()V", "interrupt", Kind.THREAD_INTERRUPT),

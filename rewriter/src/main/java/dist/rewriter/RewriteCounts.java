@@ -19,6 +19,7 @@ public final class RewriteCounts {
         NOTIFY(true),
         THREAD_START(true),
         THREAD_JOIN(true),
+        /** isAlive() and getState(). */
         THREAD_IS_ALIVE(true),
         /** getId() and threadId(). */
         THREAD_ID(true),

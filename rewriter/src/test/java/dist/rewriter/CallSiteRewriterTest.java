@@ -121,7 +121,8 @@ class CallSiteRewriterTest {
             }
             Engine engine = new Engine();
             engine.start();
-            return log + " alive " + aliveBefore + " " + blocked.isAlive() + ", same id " + (worker.idInside == worker.getId())
+            return log + " alive " + aliveBefore + " " + blocked.isAlive() + " " + blocked.getState()
+                    + ", same id " + (worker.idInside == worker.getId())
                     + ", engine " + engine.started;
         }
     }
@@ -197,18 +198,18 @@ class CallSiteRewriterTest {
     @Test
     void threadsOfEveryKindAreStartedAndJoinedThroughTheHooks() throws Throwable {
         Rewritten subject = new Rewritten(Threads.class);
-        assertEquals("start override;worker ran;lambda ran;runnable ran; alive true false, same id true, engine true",
+        assertEquals("start override;worker ran;lambda ran;runnable ran; alive true false TERMINATED, same id true, engine true",
                 subject.call("run"));
         assertEquals(List.of("start(worker)", "join(worker)", "start(lambda)", "join(lambda, 10000)",
                 "start(runnable)", "join(runnable, 10000, 1)", "start(blocked)", "isAlive(blocked)", "join(blocked)",
-                "start(ref1)", "start(ref2)", "join(ref1)", "join(ref2)", "isAlive(blocked)"),
-                RecordingHooks.callsOf("start", "join", "isAlive"));
+                "start(ref1)", "start(ref2)", "join(ref1)", "join(ref2)", "isAlive(blocked)", "threadState(blocked)"),
+                RecordingHooks.callsOf("start", "join", "isAlive", "threadState"));
         assertEquals(List.of("threadId(worker)", "threadId(worker)"), RecordingHooks.callsOf("threadId"));
         assertEquals(List.of("currentThread()"), RecordingHooks.callsOf("currentThread"));
         // super.start() in the overriding start() is an invokespecial and stays.
         assertEquals(Map.of(Kind.CURRENT_THREAD, 1, Kind.THREAD_ID, 1), subject.counts(Threads.Worker.class).asMap());
         assertEquals(Map.of(), subject.counts(Threads.Engine.class).asMap());
-        assertEquals(Map.of(Kind.THREAD_START, 5, Kind.THREAD_JOIN, 5, Kind.THREAD_IS_ALIVE, 2, Kind.THREAD_ID, 1,
+        assertEquals(Map.of(Kind.THREAD_START, 5, Kind.THREAD_JOIN, 5, Kind.THREAD_IS_ALIVE, 3, Kind.THREAD_ID, 1,
                 Kind.RUNNABLE_LAMBDA, 4), subject.counts(Threads.class).asMap());
     }
 

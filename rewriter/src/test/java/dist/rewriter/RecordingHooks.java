@@ -132,6 +132,11 @@ public final class RecordingHooks {
         thread.join(millis, nanos);
     }
 
+    public static Thread.State threadState(Thread thread) {
+        record("threadState", thread);
+        return thread.getState();
+    }
+
     public static boolean isAlive(Thread thread) {
         record("isAlive", thread);
         return thread.isAlive();
