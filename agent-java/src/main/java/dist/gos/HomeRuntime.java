@@ -3,6 +3,7 @@ package dist.gos;
 import dist.coordinator.Membership;
 import dist.coordinator.proto.NodeInfo;
 import dist.coordinator.proto.NodeState;
+import dist.node.ApplicationThreads;
 import dist.node.Exits;
 import dist.node.proto.NodeMessageType;
 import dist.node.proto.SpaceMessage;
@@ -105,6 +106,7 @@ final class HomeRuntime {
             startedHere.add(thread);
         }
         thread.start();
+        ApplicationThreads.started(thread);
     }
 
     /** The least-loaded alive node, round-robin among equals; the home is one of them. */
@@ -131,6 +133,10 @@ final class HomeRuntime {
             }
         }
         throw new IllegalStateException("no alive node, not even the home");
+    }
+
+    long homedObjects() {
+        return space.masterCount();
     }
 
     int identityHash(Object object) {

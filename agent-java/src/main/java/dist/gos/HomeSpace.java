@@ -84,6 +84,10 @@ final class HomeSpace {
         return id == null ? 0 : id;
     }
 
+    synchronized int masterCount() {
+        return masters.size();
+    }
+
     synchronized Object master(long id) {
         return masters.get(id);
     }

@@ -88,6 +88,7 @@ public final class Hooks {
         }
         if (w != null && w.space().isCopy(lock)) {
             NodeCounters.MONITOR_REMOTE.increment();
+            NodeCounters.REFRESHES.increment();
             return w.enter(lock);
         }
         NodeCounters.MONITOR_LOCAL.increment();
@@ -163,8 +164,8 @@ public final class Hooks {
                 ThreadPlacement.record(thread.getName() + ": started by a placed thread, runs on its node");
             }
             thread.start();
+            ApplicationThreads.started(thread);
         }
-        ApplicationThreads.started(thread);
     }
 
     public static void join(Thread thread) throws InterruptedException {

@@ -15,11 +15,14 @@ final class SpaceMessages {
     private SpaceMessages() {}
 
     static SpaceMessage wrap(byte[] body) {
+        NodeCounters.OBJECT_BYTES_SENT.add(body.length);
         return SpaceMessage.newBuilder().setBody(ByteString.copyFrom(body)).build();
     }
 
     static byte[] bytes(Inbound message) {
-        return message.decode(SpaceMessage.parser()).getBody().toByteArray();
+        byte[] body = message.decode(SpaceMessage.parser()).getBody().toByteArray();
+        NodeCounters.OBJECT_BYTES_RECEIVED.add(body.length);
+        return body;
     }
 
     /** A request whose reply this thread waits for; an interrupt is kept for the caller to act on. */

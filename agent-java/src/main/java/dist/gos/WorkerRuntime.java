@@ -1,5 +1,6 @@
 package dist.gos;
 
+import dist.node.ApplicationThreads;
 import dist.node.proto.NodeMessageType;
 import dist.transport.Endpoint;
 import dist.transport.Inbound;
@@ -95,6 +96,7 @@ final class WorkerRuntime {
     private void runPlaced(long id, String name, Runnable task) {
         Thread logical = task instanceof Thread subclass ? subclass : Thread.currentThread();
         placedHere.set(new PlacedHere(id, name, logical));
+        ApplicationThreads.placed(Thread.currentThread(), id);
         String uncaught = null;
         try {
             task.run();
@@ -150,12 +152,14 @@ final class WorkerRuntime {
     }
 
     private void release(int type, java.util.function.Consumer<WireWriter> header) {
+        NodeCounters.RELEASES.increment();
         space.release(header, bytes -> SpaceMessages.longOf(
                 SpaceMessages.call(endpoint, home.get(), type, bytes, Duration.ofSeconds(60))));
     }
 
     /** An acquire: what others released to the home becomes visible here. */
     void refresh() {
+        NodeCounters.REFRESHES.increment();
         byte[] reply = SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_REFRESH_VALUE,
                 new WireWriter(space).finish(), Duration.ofSeconds(60));
         space.receive(reply, (reader, sequence) -> {
@@ -180,6 +184,7 @@ final class WorkerRuntime {
     }
 
     private void fetchStaticsOf(Class<?> type) {
+        NodeCounters.STATICS_FETCHED.increment();
         WireWriter request = new WireWriter(space);
         try {
             request.body().writeUTF(type.getName());
@@ -202,12 +207,14 @@ final class WorkerRuntime {
     }
 
     Object exit(Object copy) {
+        NodeCounters.RELEASES.increment();
         space.release(w -> monitorHeader(w, Delegate.Op.EXIT, copy, 0), bytes -> SpaceMessages.longOf(
                 SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_MONITOR_VALUE, bytes, SpaceMessages.BLOCKING)));
         return standIn.get();
     }
 
     void await(Object copy, long millis) throws InterruptedException {
+        NodeCounters.REFRESHES.increment();
         release();
         if (monitor(Delegate.Op.WAIT, copy, millis)) {
             throw new InterruptedException();

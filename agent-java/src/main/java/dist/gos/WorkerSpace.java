@@ -54,6 +54,10 @@ final class WorkerSpace implements Holders {
         return id == null ? 0 : id;
     }
 
+    synchronized int copyCount() {
+        return copies.size();
+    }
+
     boolean isCopy(Object holder) {
         return idOf(holder) != 0;
     }

@@ -15,6 +15,11 @@ public final class ApplicationThreads {
         RAN.add(record(thread, "started"));
     }
 
+    /** A thread the home placed on this worker; {@code logicalId} is its id at the home. */
+    public static void placed(Thread thread, long logicalId) {
+        RAN.add(ThreadRecord.newBuilder().setName(thread.getName()).setId(logicalId).setKind("placed").build());
+    }
+
     /** The thread that runs {@code main}. */
     static void main(Thread thread) {
         RAN.add(record(thread, "main"));

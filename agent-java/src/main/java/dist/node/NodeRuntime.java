@@ -83,7 +83,15 @@ public final class NodeRuntime {
                 .setRejected(counters.rejected())
                 .addAllClassesLoadedRemotely(remotelyLoaded.get())
                 .addAllPlacements(ThreadPlacement.decisions())
-                .setMonitorOperationsLocal(NodeCounters.localMonitorOperations());
+                .setMonitorOperationsLocal(NodeCounters.localMonitorOperations())
+                .setMonitorOperationsRemote(NodeCounters.remoteMonitorOperations())
+                .setObjectsHomed(NodeCounters.homedObjects())
+                .setCopiesHeld(NodeCounters.cachedCopies())
+                .setStaticsFetched(NodeCounters.staticsFetched())
+                .setRefreshes(NodeCounters.refreshes())
+                .setReleases(NodeCounters.releases())
+                .setObjectBytesSent(NodeCounters.objectBytesSent())
+                .setObjectBytesReceived(NodeCounters.objectBytesReceived());
         if (NativeAgent.isLoaded()) {
             report.addAllNativeCapabilities(List.of(NativeAgent.capabilities()));
         }

@@ -61,6 +61,14 @@ final class RunReport {
                 .append(", \"rejected\": ").append(node.getRejected()).append("},\n     \"classesLoadedFromHome\": ")
                 .append(node.getClassesLoadedRemotelyCount())
                 .append(",\n     \"monitorOperations\": {\"local\": ").append(node.getMonitorOperationsLocal())
+                .append(", \"remote\": ").append(node.getMonitorOperationsRemote())
+                .append("},\n     \"objectSpace\": {\"objectsHomed\": ").append(node.getObjectsHomed())
+                .append(", \"copiesHeld\": ").append(node.getCopiesHeld())
+                .append(", \"staticsFetched\": ").append(node.getStaticsFetched())
+                .append(", \"refreshes\": ").append(node.getRefreshes())
+                .append(", \"releases\": ").append(node.getReleases())
+                .append(", \"bytesSent\": ").append(node.getObjectBytesSent())
+                .append(", \"bytesReceived\": ").append(node.getObjectBytesReceived())
                 .append("},\n     \"placements\": ");
         stringArray(json, node.getPlacementsList());
         json.append(",\n     \"nativeCapabilities\": ");

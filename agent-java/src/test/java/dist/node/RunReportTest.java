@@ -19,7 +19,7 @@ class RunReportTest {
     void everyNodeAppearsWithItsThreadsAndCounters() {
         NodeReport home = NodeReport.newBuilder().setNodeId(1).setPid(100).setRole("home")
                 .addThreads(ThreadRecord.newBuilder().setName("main").setId(1).setKind("main"))
-                .setMessagesSent(3).setBytesSent(300).setMonitorOperationsLocal(7)
+                .setMessagesSent(3).setBytesSent(300).setMonitorOperationsLocal(7).setMonitorOperationsRemote(3).setCopiesHeld(12)
                 .addPlacements("pi-0: kept home: no object space").build();
         NodeReport worker = NodeReport.newBuilder().setNodeId(2).setPid(200).setRole("worker")
                 .addClassesLoadedRemotely("app.Main").build();
@@ -31,7 +31,8 @@ class RunReportTest {
         assertTrue(json.contains("{\"id\": 2, \"pid\": 200, \"role\": \"worker\""), json);
         assertTrue(json.contains("\"classesLoadedFromHome\": 1"), json);
         assertTrue(json.contains("\"unreachable\": [\"node 3 (pid 300): gone\"]"), json);
-        assertTrue(json.contains("\"monitorOperations\": {\"local\": 7}"), json);
+        assertTrue(json.contains("\"monitorOperations\": {\"local\": 7, \"remote\": 3}"), json);
+        assertTrue(json.contains("\"objectSpace\": {\"objectsHomed\": 0, \"copiesHeld\": 12,"), json);
         assertTrue(json.contains("\"placements\": [\"pi-0: kept home: no object space\"]"), json);
     }
 }
