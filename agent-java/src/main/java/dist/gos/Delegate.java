@@ -60,13 +60,14 @@ final class Delegate {
         Object master = enter.master();
         Command exit;
         synchronized (master) {
-            enter.reply().complete(enter.work().run(false));
+            if (!answer(enter, false)) {
+                return; // the remote thread learns why and stops the run
+            }
             exit = serveWhileHolding(master);
             if (exit == null) {
                 return;
             }
-            byte[] reply = exit.work().run(false);
-            exit.reply().complete(reply);
+            answer(exit, false);
         }
     }
 
@@ -83,14 +84,14 @@ final class Delegate {
                     }
                     return command;
                 }
-                case WAIT -> command.reply().complete(command.work().run(waitOn(master, command.timeoutMillis())));
+                case WAIT -> answer(command, waitOn(master, command.timeoutMillis()));
                 case NOTIFY -> {
                     master.notify();
-                    command.reply().complete(command.work().run(false));
+                    answer(command, false);
                 }
                 case NOTIFY_ALL -> {
                     master.notifyAll();
-                    command.reply().complete(command.work().run(false));
+                    answer(command, false);
                 }
                 case END -> {
                     return null;
@@ -98,6 +99,17 @@ final class Delegate {
             }
         }
         return null;
+    }
+
+    /** Runs the command's work and replies with its result or its failure; true when it succeeded. */
+    private static boolean answer(Command command, boolean interrupted) {
+        try {
+            command.reply().complete(command.work().run(interrupted));
+            return true;
+        } catch (RuntimeException e) {
+            command.reply().completeExceptionally(e);
+            return false;
+        }
     }
 
     /** Waits on the master; true when the wait ended by interruption. */

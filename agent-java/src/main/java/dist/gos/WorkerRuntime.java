@@ -122,9 +122,8 @@ final class WorkerRuntime {
                     throw new UncheckedIOException(e);
                 }
             });
-        } catch (UnsharableException e) {
-            stop(70, "thread " + name + " on node " + endpoint.nodeId() + " reached a " + e.className()
-                    + " that must go to the home at its end, and " + e.getMessage());
+        } catch (RuntimeException e) {
+            stop(70, "thread " + name + " on node " + endpoint.nodeId() + " cannot end coherently: " + reason(e));
         } finally {
             running.remove(id);
         }
@@ -148,7 +147,7 @@ final class WorkerRuntime {
 
     /** A release: everything written here since the last one goes home before this returns. */
     void release() {
-        release(NodeMessageType.SPACE_FLUSH_VALUE, w -> {});
+        coherently(() -> release(NodeMessageType.SPACE_FLUSH_VALUE, w -> {}));
     }
 
     private void release(int type, java.util.function.Consumer<WireWriter> header) {
@@ -159,6 +158,10 @@ final class WorkerRuntime {
 
     /** An acquire: what others released to the home becomes visible here. */
     void refresh() {
+        coherently(this::refreshNow);
+    }
+
+    private void refreshNow() {
         NodeCounters.REFRESHES.increment();
         byte[] reply = SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_REFRESH_VALUE,
                 new WireWriter(space).finish(), Duration.ofSeconds(60));
@@ -174,13 +177,13 @@ final class WorkerRuntime {
      * arrived already. Enums and interfaces keep their own (see {@link Hooks#runClassInitializer}).
      */
     void fetchStatics(Class<?> type) {
-        space.withLock(() -> {
+        coherently(() -> space.withLock(() -> {
             for (Class<?> c = type; c != null && !Slots.isJdk(c); c = c.getSuperclass()) {
                 if (!c.isEnum() && !c.isInterface() && !space.installed(c)) {
                     fetchStaticsOf(c);
                 }
             }
-        });
+        }));
     }
 
     private void fetchStaticsOf(Class<?> type) {
@@ -199,7 +202,7 @@ final class WorkerRuntime {
     // ---- monitors of shared objects ---------------------------------------------------------
 
     Object enter(Object copy) {
-        boolean interrupted = monitor(Delegate.Op.ENTER, copy, 0);
+        boolean interrupted = coherently(() -> monitor(Delegate.Op.ENTER, copy, 0));
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
@@ -208,21 +211,56 @@ final class WorkerRuntime {
 
     Object exit(Object copy) {
         NodeCounters.RELEASES.increment();
-        space.release(w -> monitorHeader(w, Delegate.Op.EXIT, copy, 0), bytes -> SpaceMessages.longOf(
-                SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_MONITOR_VALUE, bytes, SpaceMessages.BLOCKING)));
+        coherently(() -> space.release(w -> monitorHeader(w, Delegate.Op.EXIT, copy, 0), bytes -> SpaceMessages.longOf(
+                SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_MONITOR_VALUE, bytes, SpaceMessages.BLOCKING))));
         return standIn.get();
     }
 
     void await(Object copy, long millis) throws InterruptedException {
         NodeCounters.REFRESHES.increment();
         release();
-        if (monitor(Delegate.Op.WAIT, copy, millis)) {
+        if (coherently(() -> monitor(Delegate.Op.WAIT, copy, millis))) {
             throw new InterruptedException();
         }
     }
 
     void notify(Object copy, boolean all) {
-        monitor(all ? Delegate.Op.NOTIFY_ALL : Delegate.Op.NOTIFY, copy, 0);
+        coherently(() -> monitor(all ? Delegate.Op.NOTIFY_ALL : Delegate.Op.NOTIFY, copy, 0));
+    }
+
+    private void coherently(Runnable operation) {
+        coherently(() -> {
+            operation.run();
+            return null;
+        });
+    }
+
+    /**
+     * Runs an object-space operation; when it fails (an object of a class dist cannot share yet,
+     * the home refusing or gone) the run stops with the reason: going on would compute with data
+     * that is not coherent.
+     */
+    private <T> T coherently(Supplier<T> operation) {
+        try {
+            return operation.get();
+        } catch (RuntimeException e) {
+            stop(70, "thread " + currentThread().getName() + " on node " + endpoint.nodeId()
+                    + " cannot go on coherently: " + reason(e));
+            throw e; // not reached: stop waits for the end of the run
+        }
+    }
+
+    private static String reason(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof UnsharableException) {
+                return t.getMessage();
+            }
+        }
+        String message = String.valueOf(e.getMessage());
+        // The home's refusal arrives as text: keep the part that names the class and the reason.
+        String marker = UnsharableException.class.getSimpleName() + ": ";
+        int at = message.indexOf(marker);
+        return at >= 0 ? message.substring(at + marker.length()).replaceAll(" \\(message type \\d+\\)$", "") : message;
     }
 
     /**
@@ -294,7 +332,11 @@ final class WorkerRuntime {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        endpoint.send(home.get(), NodeMessageType.SPACE_STOP_VALUE, SpaceMessages.wrap(bytes.toByteArray()));
+        try {
+            endpoint.send(home.get(), NodeMessageType.SPACE_STOP_VALUE, SpaceMessages.wrap(bytes.toByteArray()));
+        } catch (RuntimeException e) {
+            // The home is gone already: the run is ending, and this worker with it.
+        }
         while (true) {
             try {
                 Thread.sleep(Long.MAX_VALUE); // the home ends the run, and this worker with it
@@ -306,6 +348,7 @@ final class WorkerRuntime {
 
     /** System.out/err of this worker, sent to the home in order (one connection, one sender). */
     private final class RemoteOutput extends java.io.OutputStream {
+        private final PrintStream ownError = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true);
         private final byte stream;
 
         RemoteOutput(int stream) {
@@ -322,7 +365,12 @@ final class WorkerRuntime {
             byte[] message = new byte[len + 1];
             message[0] = stream;
             System.arraycopy(b, off, message, 1, len);
-            endpoint.send(home.get(), NodeMessageType.SPACE_OUTPUT_VALUE, SpaceMessages.wrap(message));
+            try {
+                endpoint.send(home.get(), NodeMessageType.SPACE_OUTPUT_VALUE, SpaceMessages.wrap(message));
+            } catch (RuntimeException e) {
+                // The home is gone (the run is ending): this worker's own error stream is all there is.
+                ownError.write(b, off, len);
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 package dist.gos;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -61,22 +62,55 @@ class TwinTest {
     }
 
     @Test
-    void arraysOfPrimitivesAndReferences() {
-        double[] values = {1.0, Double.NaN, 3.0};
+    void primitiveArraysChangeInExactRunsOfElements() {
+        double[] values = {1.0, Double.NaN, 3.0, 4.0, 5.0, 6.0};
         Twin doubles = Twin.of(values);
         values[2] = -0.0;
-        assertEquals(List.of(new Change(2, -0.0)), doubles.changes(values), "NaN equals its twin; 3.0 -> -0.0 differs");
-        doubles.refresh(values, List.of(new Change(0, 9.0)));
-        assertEquals(9.0, values[0]);
+        values[4] = 50;
+        values[5] = 60;
+        List<Change> changes = doubles.changes(values);
+        // NaN equals its twin (same bits); 3.0 -> -0.0 differs; the unchanged 4.0 between is not carried
+        assertEquals(2, changes.size(), changes.toString());
+        assertEquals(2, changes.get(0).slot());
+        assertArrayEquals(new double[] {-0.0}, (double[]) changes.get(0).value());
+        assertEquals(4, changes.get(1).slot());
+        assertArrayEquals(new double[] {50, 60}, (double[]) changes.get(1).value());
+        assertEquals(List.of(), doubles.changes(values));
+    }
 
+    @Test
+    void applyingAWorkersRunLeavesTheOtherElementsOfTheMasterAlone() {
+        int[] master = new int[8];
+        Twin workersView = Twin.of(master);
+        master[3] = 33; // a home thread writes its own element meanwhile
+        workersView.apply(master, List.of(new Change(4, new int[] {44, 45})));
+        assertArrayEquals(new int[] {0, 0, 0, 33, 44, 45, 0, 0}, master);
+    }
+
+    @Test
+    void refreshOfAnArrayKeepsElementsWrittenHere() {
+        long[] copy = new long[4];
+        Twin twin = Twin.of(copy);
+        copy[1] = 7;
+        twin.refresh(copy, List.of(new Change(0, new long[] {10, 11, 12})));
+        assertArrayEquals(new long[] {10, 7, 12, 0}, copy);
+        List<Change> release = twin.changes(copy);
+        assertEquals(1, release.size());
+        assertEquals(1, release.get(0).slot());
+        assertArrayEquals(new long[] {7}, (long[]) release.get(0).value());
+    }
+
+    @Test
+    void arraysOfReferencesChangeSlotBySlot() {
         Object[] refs = {"a", null};
         Twin references = Twin.of(refs);
         refs[1] = refs;
-        assertEquals(1, references.changes(refs).size());
+        assertEquals(List.of(new Change(1, refs)), references.changes(refs));
         int[][] matrix = {{1}, {2}};
         Twin rows = Twin.of(matrix);
         matrix[1] = new int[] {3};
         assertEquals(1, rows.changes(matrix).get(0).slot());
+        assertTrue(rows.changes(matrix).isEmpty());
     }
 
     @Test
@@ -92,10 +126,10 @@ class TwinTest {
         });
         writer.start();
         while (writer.isAlive()) {
-            twin.changes(slot).forEach(change -> home[0] = (long) change.value());
+            twin.changes(slot).forEach(change -> home[0] = ((long[]) change.value())[0]);
         }
         writer.join();
-        twin.changes(slot).forEach(change -> home[0] = (long) change.value());
+        twin.changes(slot).forEach(change -> home[0] = ((long[]) change.value())[0]);
         assertEquals(last, home[0]);
     }
 

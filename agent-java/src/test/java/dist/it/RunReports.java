@@ -1,0 +1,27 @@
+package dist.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Checks on the JSON run report that more than one test needs. */
+final class RunReports {
+    private static final Pattern NODE_THREADS = Pattern.compile("\"role\": \"(home|worker)\",\\s*\"threads\": \\[([^\\]]*)\\]");
+
+    private RunReports() {}
+
+    /** Every node's report lists at least one application thread that ran there (besides main). */
+    static void assertThreadsRanOnEveryNode(String json, int nodes) {
+        Matcher m = NODE_THREADS.matcher(json);
+        int seen = 0;
+        while (m.find()) {
+            seen++;
+            String threads = m.group(2);
+            String kind = m.group(1).equals("home") ? "\"kind\": \"started\"" : "\"kind\": \"placed\"";
+            assertTrue(threads.contains(kind), "no application thread ran on a " + m.group(1) + " node: " + json);
+        }
+        assertEquals(nodes, seen, json);
+    }
+}

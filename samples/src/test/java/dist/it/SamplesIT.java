@@ -1,0 +1,63 @@
+package dist.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every SSI sample, unmodified, on 2 and 4 nodes prints byte for byte what it prints on a plain JVM,
+ * with its threads spread over every node. Sizes are smaller than the samples' defaults to keep the
+ * suite short; samples/check-ssi.sh runs the defaults five times each (the acceptance, recorded in
+ * perf/RESULTS.md).
+ */
+class SamplesIT {
+    private static final Path SAMPLES = Path.of(System.getProperty("dist.samples"));
+
+    @TempDir
+    Path temp;
+
+    static List<Object[]> runs() {
+        List<List<String>> samples = List.of(
+                List.of("samples.pi.Pi", "4", "2000000"),
+                List.of("samples.raytrace.RayTracer", "4", "160", "120"),
+                List.of("samples.sor.Sor", "4", "64", "20"),
+                List.of("samples.matmul.MatMul", "4", "120"),
+                List.of("samples.bin.BoundedBuffer", "4", "2000", "8"),
+                List.of("samples.tsp.Tsp", "4", "9"),
+                List.of("samples.linkedlist.LinkedListBuild", "4", "4000"));
+        List<Object[]> runs = new ArrayList<>();
+        for (List<String> sample : samples) {
+            for (int nodes : new int[] {2, 4}) {
+                runs.add(new Object[] {sample, nodes});
+            }
+        }
+        return runs;
+    }
+
+    @ParameterizedTest(name = "{0} on {1} nodes")
+    @MethodSource("runs")
+    void printsWhatAPlainJvmPrints(List<String> sample, int nodes) throws Exception {
+        List<String> plainArguments = new ArrayList<>(List.of("-cp", SAMPLES.toString()));
+        plainArguments.addAll(sample);
+        List<String> expected;
+        try (Jvm plain = Jvm.start(Map.of(), plainArguments)) {
+            assertEquals(0, plain.awaitExit(Duration.ofSeconds(60)), plain.output());
+            expected = plain.stdout();
+        }
+        Path report = temp.resolve("run.json");
+        try (Jvm home = Jvm.home("nodes=" + nodes + ",report=" + report, SAMPLES.toString(), sample.get(0),
+                sample.subList(1, sample.size()).toArray(String[]::new))) {
+            assertEquals(0, home.awaitExit(Duration.ofSeconds(180)), home.output());
+            assertEquals(expected, home.stdout(), home.output());
+            RunReports.assertThreadsRanOnEveryNode(Files.readString(report), nodes);
+        }
+    }
+}
