@@ -171,15 +171,8 @@ public final class LargeMessages {
     /** A large synchronous send completes only once its receive is posted, and then does. */
     private static void synchronous(Comm world, int rank, int next, int previous) throws Exception {
         int n = 2 * SLICE + 3;
-        Request ssend = world.Issend(values(MPI.BYTE, n, rank), 0, n, MPI.BYTE, next, 12);
-        boolean incompleteBeforeReceive = ssend.Test() == null;
-        world.Send(new int[] {incompleteBeforeReceive ? 1 : 0}, 0, 1, MPI.INT, next, 13);
-        int[] report = new int[1];
-        world.Recv(report, 0, 1, MPI.INT, previous, 13);
         byte[] in = new byte[n];
-        world.Recv(in, 0, n, MPI.BYTE, previous, 12);
-        ssend.Wait();
-        equal(1, report[0], "rank " + previous + "'s large Issend was incomplete before the receive was posted");
+        SynchronousSend.around(world, values(MPI.BYTE, n, rank), in, n, MPI.BYTE, next, previous, 12);
         same(values(MPI.BYTE, n, previous), 0, in, 0, n, "a large synchronous message");
     }
 
