@@ -152,7 +152,7 @@ public class Comm {
     /** Sends the buffer, then receives into the same buffer. */
     public Status Sendrecv_replace(Object buf, int offset, int count, Datatype datatype, int dest, int sendtag,
                                    int source, int recvtag) throws MPIException {
-        Request send = Isend(buf, offset, count, datatype, dest, sendtag); // packs a copy first
+        Request send = Isend(buf, offset, count, datatype, dest, sendtag); // has read buf when it returns
         Status status = Recv(buf, offset, count, datatype, source, recvtag);
         send.Wait();
         return status;
