@@ -1,10 +1,8 @@
 package mpi;
 
 import dist.mpi.Matcher;
-import dist.mpi.Message;
 import dist.mpi.MessageHeader;
 import dist.mpi.Messenger;
-import dist.mpi.PostedReceive;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
@@ -154,7 +152,7 @@ public class Comm {
     /** Sends the buffer, then receives into the same buffer. */
     public Status Sendrecv_replace(Object buf, int offset, int count, Datatype datatype, int dest, int sendtag,
                                    int source, int recvtag) throws MPIException {
-        Request send = Isend(buf, offset, count, datatype, dest, sendtag); // packs a copy first
+        Request send = Isend(buf, offset, count, datatype, dest, sendtag); // has read buf when it returns
         Status status = Recv(buf, offset, count, datatype, source, recvtag);
         send.Wait();
         return status;
@@ -282,9 +280,9 @@ public class Comm {
         if (dest == MPI.PROC_NULL) {
             return Operation.done(Status.empty());
         }
-        byte[] payload = datatype.pack(buf, offset, count);
+        WirePayload payload = datatype.outgoing(buf, offset, count);
         if (mode == Mode.BUFFERED) {
-            MPI.checkAttachedBuffer(payload.length);
+            MPI.checkAttachedBuffer(payload.size());
         }
         int to = worldRankOfPeer(dest);
         try {
@@ -324,33 +322,8 @@ public class Comm {
         if (source == MPI.PROC_NULL) {
             return Operation.done(new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, false));
         }
-        PostedReceive posted = messenger.receive(onContext, worldSource(source), tag == MPI.ANY_TAG ? Matcher.ANY_TAG : tag);
-        return new Operation() {
-            @Override
-            public CompletableFuture<?> completion() {
-                return posted.arrival();
-            }
-
-            @Override
-            public Status finish(Object value) throws MPIException {
-                if (value == null) {
-                    return Status.cancelledStatus();
-                }
-                Message message = (Message) value;
-                int elements;
-                try {
-                    elements = datatype.unpack(message.payload(), buf, offset, count);
-                } catch (MPIException e) {
-                    throw error(e);
-                }
-                return new Status(peerRankOfWorld(message.header().source()), message.header().tag(), elements, false);
-            }
-
-            @Override
-            public boolean cancel() {
-                return messenger.cancel(posted);
-            }
-        };
+        return new ReceiveOperation(this, buf, offset, count, datatype)
+                .post(onContext, worldSource(source), tag == MPI.ANY_TAG ? Matcher.ANY_TAG : tag);
     }
 
     private int worldSource(int source) {

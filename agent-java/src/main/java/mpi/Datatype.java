@@ -1,5 +1,6 @@
 package mpi;
 
+import dist.mpi.ReceiveBuffer;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
@@ -336,14 +337,37 @@ public class Datatype {
      * (base type code, element count) and then the payload that {@link #packInto} would write.
      */
     byte[] pack(Object buf, int offset, int count) throws MPIException {
-        TypeBuffer view = access(buf, offset, count);
-        int n = elements(count);
-        Payload payload = payload(view, offset, count, n);
-        byte[] out = new byte[HEADER + payload.size()];
-        out[0] = (byte) base;
-        putInt(out, 1, n);
-        payload.write(out, HEADER);
-        return out;
+        return outgoing(buf, offset, count).toArray();
+    }
+
+    /** The wire form of {@link #pack}, to be encoded straight from {@code buf} where the items are one run of one row. */
+    WirePayload outgoing(Object buf, int offset, int count) throws MPIException {
+        return payload(access(buf, offset, count), offset, count, elements(count));
+    }
+
+    /**
+     * A decoder of a message straight into {@code count} items of {@code buf} from {@code offset}
+     * as it arrives, or null when the message must be {@link #unpack unpacked} whole: when it is
+     * OBJECT, or does not fit this type (another base type, more elements than the items take: the
+     * errors that unpack reports), or the items are not one run of one row. {@code first} holds
+     * the message's first {@code min(length, ReceiveBuffer.PEEK)} bytes from its position, which stays put.
+     */
+    RowDecoder decoder(Object buf, int offset, int count, int length, ByteBuffer first) {
+        if (length < HEADER || codec == null || codec.isObject()) {
+            return null;
+        }
+        int sent = first.get(first.position());
+        int n = first.getInt(first.position() + 1);
+        if (!sameElements(sent) || n > elements(count) || (long) n * codec.width != length - HEADER || !isRun(count)) {
+            return null;
+        }
+        try {
+            TypeBuffer view = access(buf, offset, count);
+            Object row = view == null ? null : view.rowHolding(offset + disp[0], n);
+            return row == null ? null : new RowDecoder(codec, row, view.indexInRow(offset + disp[0]), n);
+        } catch (MPIException e) {
+            return null; // unpack reports it
+        }
     }
 
     /**
@@ -392,7 +416,7 @@ public class Datatype {
         if (n == 0) {
             return 0;
         }
-        if (codec != null && (sent == base || (bytes(sent) && bytes(base)))) {
+        if (sameElements(sent)) {
             if (codec.width > 0 && (long) n * codec.width != payload) {
                 throw new MPIException(MPI.ERR_INTERN, "a damaged message: " + n + " elements of " + baseName(sent)
                         + " in " + payload + " bytes");
@@ -456,13 +480,14 @@ public class Datatype {
     int packInto(Object inbuf, int offset, int incount, byte[] outbuf, int position) throws MPIException {
         TypeBuffer view = access(inbuf, offset, incount);
         position(outbuf, position);
-        Payload payload = payload(view, offset, incount, elements(incount));
-        if ((long) position + payload.size() > outbuf.length) {
-            throw new MPIException(MPI.ERR_TRUNCATE, "Pack needs " + payload.size() + " bytes at position " + position
+        WirePayload payload = payload(view, offset, incount, elements(incount));
+        int bytes = payload.bodySize();
+        if ((long) position + bytes > outbuf.length) {
+            throw new MPIException(MPI.ERR_TRUNCATE, "Pack needs " + bytes + " bytes at position " + position
                     + " but the output buffer has " + outbuf.length + " bytes");
         }
-        payload.write(outbuf, position);
-        return position + payload.size();
+        payload.write(HEADER, ByteBuffer.wrap(outbuf, position, bytes));
+        return position + bytes;
     }
 
     /**
@@ -662,9 +687,9 @@ public class Datatype {
     }
 
     /** The first {@code n} elements of the items as one contiguous slice, ready to encode. */
-    private Payload payload(TypeBuffer view, int offset, int count, int n) throws MPIException {
+    private WirePayload payload(TypeBuffer view, int offset, int count, int n) throws MPIException {
         if (codec == null) {
-            return new Payload(null, null, 0, 0, null);
+            return new WirePayload(base, null, null, 0, 0, null);
         }
         Object array;
         int from = 0;
@@ -680,24 +705,7 @@ public class Datatype {
             array = gathered;
         }
         byte[] objects = codec.isObject() ? TypeObjects.serialize((Object[]) array, from, n) : null;
-        return new Payload(codec, array, from, n, objects);
-    }
-
-    /** Elements in the wire form: raw big-endian primitives, or for OBJECT [stream length][count][stream]. */
-    private record Payload(TypeCodec codec, Object array, int from, int n, byte[] objects) {
-        int size() {
-            return objects != null ? 8 + objects.length : codec == null ? 0 : n * codec.width;
-        }
-
-        void write(byte[] out, int at) {
-            if (objects != null) {
-                putInt(out, at, objects.length);
-                putInt(out, at + 4, n);
-                System.arraycopy(objects, 0, out, at + 8, objects.length);
-            } else if (n > 0) {
-                codec.encode(array, from, n, ByteBuffer.wrap(out, at, n * codec.width));
-            }
-        }
+        return new WirePayload(base, codec, array, from, n, objects);
     }
 
     /** Writes {@code n} elements whose wire form starts at {@code data[pos]} into the items. */
@@ -733,6 +741,11 @@ public class Datatype {
         }
     }
 
+    /** Whether a message of base type {@code sent} holds this type's elements as they are (PACKED and BYTE mix). */
+    private boolean sameElements(int sent) {
+        return codec != null && (sent == base || (bytes(sent) && bytes(base)));
+    }
+
     private static boolean bytes(int code) {
         return code == BYTE_TYPE || code == PACKED_TYPE;
     }
@@ -745,13 +758,6 @@ public class Datatype {
     private static String list(Datatype[] types) {
         return types.length <= 8 ? Arrays.toString(types)
                 : Arrays.toString(Arrays.copyOf(types, 8)).replace("]", ", ... (" + types.length + ")]");
-    }
-
-    private static void putInt(byte[] b, int at, int v) {
-        b[at] = (byte) (v >>> 24);
-        b[at + 1] = (byte) (v >>> 16);
-        b[at + 2] = (byte) (v >>> 8);
-        b[at + 3] = (byte) v;
     }
 
     private static int getInt(byte[] b, int at) {

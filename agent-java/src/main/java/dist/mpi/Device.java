@@ -4,12 +4,15 @@ import java.io.IOException;
 
 /**
  * Moves messages between the ranks of a job: sockets between processes, or direct hand-over
- * between the threads of one JVM. A device delivers what it receives to the sink it was given
+ * between the threads of one JVM. A device hands what it receives to the inbox it was given
  * and knows nothing of datatypes, communicators or matching.
  */
 public interface Device extends AutoCloseable {
-    /** Sends to rank {@code dest} (never this rank: the messenger keeps those local). */
-    void send(int dest, MessageHeader header, byte[] payload) throws IOException;
+    /**
+     * Sends to rank {@code dest} (never this rank: the messenger keeps those local). When this
+     * returns the payload has been read, so its source may change.
+     */
+    void send(int dest, MessageHeader header, Payload payload) throws IOException;
 
     /**
      * Makes progress on the calling thread: receives what has arrived, waiting up to

@@ -52,7 +52,7 @@ public final class Job {
 
     /** A rank of a threads-mode job, attached to the hub; set it on the rank's thread with {@link #runAs}. */
     public static Job ofThread(SharedMemoryHub hub, int rank) {
-        return new Job(new Messenger(rank, hub.size(), sink -> hub.attach(rank, sink)), null, null);
+        return new Job(new Messenger(rank, hub.size(), inbox -> hub.attach(rank, inbox)), null, null);
     }
 
     /** Makes {@code job} the job of the current thread and the threads it starts. */
@@ -127,7 +127,7 @@ public final class Job {
         }
         List<InetSocketAddress> addresses = addresses(membership, size);
         messenger[0] = new Messenger(rank, size,
-                sink -> Messenger.opened(() -> new SocketDevice(rank, secret.token(), listener, addresses, sink)));
+                inbox -> Messenger.opened(() -> new SocketDevice(rank, secret.token(), listener, addresses, inbox)));
         return new Job(messenger[0], membership, endpoint);
     }
 

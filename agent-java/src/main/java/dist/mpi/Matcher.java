@@ -10,7 +10,10 @@ import java.util.function.Consumer;
  * One rank's message matching: receives that wait for a message and messages that arrived before
  * their receive, both in order, so that two messages from one sender on one communicator are
  * received in the order they were sent (MPI's non-overtaking rule). A receive takes the first
- * matching message; a message goes to the first matching receive.
+ * matching message; a message goes to the first matching receive. A message coming off a socket
+ * is matched when its header arrives ({@link #claim}), so that its payload can go straight into the
+ * receive's buffer; a message that no receive wants yet is matched once complete, as if it had
+ * arrived then.
  */
 public final class Matcher {
     public static final int ANY_SOURCE = -2;
@@ -18,6 +21,8 @@ public final class Matcher {
 
     private final List<PostedReceive> posted = new LinkedList<>();
     private final List<Message> unexpected = new LinkedList<>();
+    /** Receives whose message's header has matched them and whose payload is still arriving. */
+    private final List<PostedReceive> filling = new ArrayList<>();
     private final Consumer<Message> onSynchronousMatch;
     private RuntimeException failure;
 
@@ -27,8 +32,8 @@ public final class Matcher {
     }
 
     /** Posts a receive; it completes at once when a matching message is already here. */
-    PostedReceive post(int context, int source, int tag) {
-        PostedReceive receive = new PostedReceive(context, source, tag);
+    PostedReceive post(int context, int source, int tag, ReceiveBuffer buffer) {
+        PostedReceive receive = new PostedReceive(context, source, tag, buffer);
         Message found = null;
         synchronized (this) {
             if (failure != null) {
@@ -75,6 +80,27 @@ public final class Matcher {
         }
     }
 
+    /** The first posted receive that a message with this header matches, taken off the list; null if none. */
+    synchronized PostedReceive claim(MessageHeader header) {
+        for (Iterator<PostedReceive> it = posted.iterator(); it.hasNext(); ) {
+            PostedReceive receive = it.next();
+            if (receive.matches(header)) {
+                it.remove();
+                filling.add(receive);
+                return receive;
+            }
+        }
+        return null;
+    }
+
+    /** The payload of a {@link #claim claimed} receive's message has arrived. */
+    void landed(PostedReceive receive, Message message) {
+        synchronized (this) {
+            filling.remove(receive);
+        }
+        deliver(receive, message);
+    }
+
     private void deliver(PostedReceive receive, Message message) {
         if (message.header().is(MessageHeader.SYNCHRONOUS)) {
             onSynchronousMatch.accept(message);
@@ -84,7 +110,7 @@ public final class Matcher {
 
     /** The header of the first matching message that has arrived, or null; waits for one when {@code block}. */
     MessageHeader probe(int context, int source, int tag, boolean block) throws InterruptedException {
-        PostedReceive pattern = new PostedReceive(context, source, tag);
+        PostedReceive pattern = new PostedReceive(context, source, tag, null);
         synchronized (this) {
             while (true) {
                 if (failure != null) {
@@ -119,7 +145,9 @@ public final class Matcher {
         List<PostedReceive> failed;
         synchronized (this) {
             failed = new ArrayList<>(posted);
+            failed.addAll(filling);
             posted.clear();
+            filling.clear();
             failure = cause;
             notifyAll();
         }

@@ -2,6 +2,7 @@ package dist.mpi;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -11,7 +12,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -19,7 +19,7 @@ import java.util.function.Function;
  * messages to itself), matches what arrives, keeps the acknowledgements of synchronous sends, and
  * makes the device progress while a thread of the rank waits.
  */
-public final class Messenger implements AutoCloseable {
+public final class Messenger implements Inbox, AutoCloseable {
     /** How long one progress step may wait for the network before waiters look at their futures again. */
     private static final long PROGRESS_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
@@ -33,12 +33,12 @@ public final class Messenger implements AutoCloseable {
     private final AtomicLong syncIds = new AtomicLong();
     private volatile RuntimeException failure;
 
-    /** @param devices makes the device from the sink that incoming messages must go to */
-    public Messenger(int rank, int size, Function<Consumer<Message>, Device> devices) {
+    /** @param devices makes the device from the inbox that incoming messages must go to */
+    Messenger(int rank, int size, Function<Inbox, Device> devices) {
         this.rank = rank;
         this.size = size;
         this.matcher = new Matcher(matched -> acknowledgements.add(matched.header()));
-        this.device = devices.apply(this::deliver);
+        this.device = devices.apply(this);
     }
 
     public int rank() {
@@ -49,14 +49,14 @@ public final class Messenger implements AutoCloseable {
         return size;
     }
 
-    /** Standard (eager) send: done once the payload is handed over; the payload must not be reused. */
-    public void send(int dest, int context, int tag, int elements, byte[] payload) throws IOException {
+    /** Standard (eager) send: done once the payload is written out or copied, after which its source may change. */
+    public void send(int dest, int context, int tag, int elements, Payload payload) throws IOException {
         transmit(dest, new MessageHeader(context, rank, tag, elements, 0, 0), payload);
         sendAcknowledgements();
     }
 
     /** Synchronous send: the future completes when the receiver has matched the message. */
-    public CompletableFuture<Void> sendSynchronous(int dest, int context, int tag, int elements, byte[] payload)
+    public CompletableFuture<Void> sendSynchronous(int dest, int context, int tag, int elements, Payload payload)
             throws IOException {
         long id = syncIds.incrementAndGet();
         CompletableFuture<Void> matched = new CompletableFuture<>();
@@ -71,8 +71,9 @@ public final class Messenger implements AutoCloseable {
         return matched;
     }
 
-    public PostedReceive receive(int context, int source, int tag) {
-        PostedReceive receive = matcher.post(context, source, tag);
+    /** Posts a receive; a message it matches may be decoded straight into {@code buffer} as it arrives. */
+    public PostedReceive receive(int context, int source, int tag, ReceiveBuffer buffer) {
+        PostedReceive receive = matcher.post(context, source, tag, buffer);
         sendAcknowledgements();
         return receive;
     }
@@ -130,7 +131,7 @@ public final class Messenger implements AutoCloseable {
         sendAcknowledgements();
     }
 
-    private void transmit(int dest, MessageHeader header, byte[] payload) throws IOException {
+    private void transmit(int dest, MessageHeader header, Payload payload) throws IOException {
         if (dest < 0 || dest >= size) {
             throw new IllegalArgumentException("rank " + dest + " is not in 0.." + (size - 1));
         }
@@ -139,14 +140,14 @@ public final class Messenger implements AutoCloseable {
             throw failed;
         }
         if (dest == rank) {
-            deliver(new Message(header, payload));
+            deliver(new Message(header, payload.toArray()));
         } else {
             device.send(dest, header, payload);
         }
     }
 
-    /** Everything the device receives comes here. */
-    void deliver(Message message) {
+    @Override
+    public void deliver(Message message) {
         if (message.header().is(MessageHeader.ACKNOWLEDGEMENT)) {
             CompletableFuture<Void> matched = awaitingMatch.remove(message.header().syncId());
             if (matched != null) {
@@ -157,12 +158,24 @@ public final class Messenger implements AutoCloseable {
         }
     }
 
+    @Override
+    public Inbox.Intake arriving(MessageHeader header, int length, ByteBuffer first) {
+        PostedReceive receive = header.is(MessageHeader.ACKNOWLEDGEMENT) ? null : matcher.claim(header);
+        ReceiveBuffer.Decoder decoder = receive == null || receive.buffer == null ? null : receive.buffer.open(length, first);
+        return new Arrival(this, header, receive, decoder, length);
+    }
+
+    /** The message that {@code receive} was matched with on its header's arrival is complete. */
+    void landed(PostedReceive receive, Message message) {
+        matcher.landed(receive, message);
+    }
+
     /** Tells the senders of matched synchronous messages; outside any device receive, so frames stay whole. */
     private void sendAcknowledgements() {
         for (MessageHeader sent; (sent = acknowledgements.poll()) != null; ) {
             try {
                 transmit(sent.source(), new MessageHeader(sent.context(), rank, sent.tag(), 0,
-                        MessageHeader.ACKNOWLEDGEMENT, sent.syncId()), new byte[0]);
+                        MessageHeader.ACKNOWLEDGEMENT, sent.syncId()), Payload.EMPTY);
             } catch (IOException | RuntimeException e) {
                 // the sender is gone; its own failure handling reports it
             }

@@ -10,13 +10,16 @@ public final class PostedReceive {
     final int context;
     final int source;
     final int tag;
+    /** Where the payload may be decoded as it arrives; null for a probe's pattern. */
+    final ReceiveBuffer buffer;
     private final CompletableFuture<Message> arrival = new CompletableFuture<>();
     private volatile boolean cancelled;
 
-    PostedReceive(int context, int source, int tag) {
+    PostedReceive(int context, int source, int tag, ReceiveBuffer buffer) {
         this.context = context;
         this.source = source;
         this.tag = tag;
+        this.buffer = buffer;
     }
 
     boolean matches(MessageHeader header) {

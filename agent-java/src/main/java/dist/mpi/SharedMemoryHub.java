@@ -1,35 +1,34 @@
 package dist.mpi;
 
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.function.Consumer;
 
 /**
  * The ranks of one JVM (mpirun's threads mode): a message to another rank is handed straight to
- * that rank's messenger by the sending thread. No copy is needed: a payload is a fresh array that
- * the sender packed and never touches again. Loaded by the JVM's application class loader, so the
+ * that rank's messenger by the sending thread, its payload encoded into an array of its own (the
+ * one copy: the receive decodes from it into the program's buffer). Loaded by the JVM's application class loader, so the
  * ranks, each in a class loader of its own, share it.
  */
 public final class SharedMemoryHub {
-    private final AtomicReferenceArray<Consumer<Message>> sinks;
+    private final AtomicReferenceArray<Inbox> inboxes;
 
     public SharedMemoryHub(int size) {
-        this.sinks = new AtomicReferenceArray<>(size);
+        this.inboxes = new AtomicReferenceArray<>(size);
     }
 
     public int size() {
-        return sinks.length();
+        return inboxes.length();
     }
 
     /** The device of one rank; messages sent to a rank before it has attached wait for it. */
-    public Device attach(int rank, Consumer<Message> sink) {
+    Device attach(int rank, Inbox inbox) {
         synchronized (this) {
-            sinks.set(rank, sink);
+            inboxes.set(rank, inbox);
             notifyAll();
         }
         return new Device() {
             @Override
-            public void send(int dest, MessageHeader header, byte[] payload) {
-                sinkOf(dest).accept(new Message(header, payload));
+            public void send(int dest, MessageHeader header, Payload payload) {
+                inboxOf(dest).deliver(new Message(header, payload.toArray()));
             }
 
             @Override
@@ -49,13 +48,13 @@ public final class SharedMemoryHub {
         };
     }
 
-    private Consumer<Message> sinkOf(int rank) {
-        Consumer<Message> sink = sinks.get(rank);
-        if (sink != null) {
-            return sink;
+    private Inbox inboxOf(int rank) {
+        Inbox inbox = inboxes.get(rank);
+        if (inbox != null) {
+            return inbox;
         }
         synchronized (this) {
-            while ((sink = sinks.get(rank)) == null) {
+            while ((inbox = inboxes.get(rank)) == null) {
                 try {
                     wait();
                 } catch (InterruptedException e) {
@@ -63,7 +62,7 @@ public final class SharedMemoryHub {
                     throw new IllegalStateException("interrupted while waiting for rank " + rank + " to start", e);
                 }
             }
-            return sink;
+            return inbox;
         }
     }
 }

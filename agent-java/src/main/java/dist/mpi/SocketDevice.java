@@ -17,7 +17,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 
 /**
  * The device of ranks in separate processes. There is no receiving thread: a rank's thread that
@@ -32,21 +31,24 @@ import java.util.function.Consumer;
  * (each message then carries the acknowledgement of the last one the other way). If both open one
  * at once, each keeps sending on the one it chose first, so its messages stay in order, and reads
  * both. A connection opens with a hello carrying the cluster token and the opener's rank. Frames:
- * {@code [payload length][context, source, tag, elements, flags, syncId][payload]}, written through a
- * native buffer of the link's, so a small message is one system call.
+ * {@code [payload length][context, source, tag, elements, flags, syncId][payload]}, written and read
+ * through native buffers of the link's, so a small message is one system call each way. A payload is
+ * encoded straight into the write buffer and, when a posted receive wants it, decoded straight from
+ * the read buffer into the receive's array: a large message is copied as often as with a plain
+ * socket and a {@code byte[]}.
  */
 public final class SocketDevice implements Device {
     private static final byte[] MAGIC = "dmp1".getBytes(StandardCharsets.US_ASCII);
     private static final int HELLO_BYTES = 4 + 8 + 4;
     private static final int HEAD_BYTES = 4 + MessageHeader.WIRE_BYTES;
     private static final int MAX_PAYLOAD = Integer.MAX_VALUE - 64;
-    private static final int OUT_BUFFER_BYTES = 256 * 1024;
+    private static final int BUFFER_BYTES = 256 * 1024;
     private static final long BUSY_PEER_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
 
     private final int rank;
     private final long token;
     private final List<InetSocketAddress> ranks;
-    private final Consumer<Message> sink;
+    private final Inbox inbox;
     private final Selector selector;
     private final ServerSocketChannel listener;
     private final ReentrantLock progressLock = new ReentrantLock();
@@ -55,28 +57,30 @@ public final class SocketDevice implements Device {
     private volatile boolean open = true;
 
     /** One connection: its reading state (owned by whoever holds the progress lock) and its write lock. */
-    private final class Link {
+    private static final class Link {
         final SocketChannel channel;
         final Object writeLock = new Object();
-        final ByteBuffer out = ByteBuffer.allocateDirect(OUT_BUFFER_BYTES);
+        final ByteBuffer out = ByteBuffer.allocateDirect(BUFFER_BYTES);
+        /** Bytes read and not yet handed on, between position and limit. */
+        final ByteBuffer in = ByteBuffer.allocateDirect(BUFFER_BYTES).flip();
+        /** -1 until the hello has said who the peer is. */
         int peer;
-        ByteBuffer head;
-        ByteBuffer body;
-        MessageHeader header;
+        /** Takes the payload of the frame being read; null between frames. */
+        Inbox.Intake intake;
+        int payloadLeft;
 
         Link(SocketChannel channel, int peer) {
             this.channel = channel;
             this.peer = peer;
-            this.head = peer < 0 ? ByteBuffer.allocate(HELLO_BYTES) : ByteBuffer.allocateDirect(HEAD_BYTES);
         }
     }
 
     public SocketDevice(int rank, long token, ServerSocketChannel listener, List<InetSocketAddress> ranks,
-                        Consumer<Message> sink) throws IOException {
+                        Inbox inbox) throws IOException {
         this.rank = rank;
         this.token = token;
         this.ranks = List.copyOf(ranks);
-        this.sink = sink;
+        this.inbox = inbox;
         this.sendingLinks = new Link[ranks.size()];
         this.selector = Selector.open();
         this.listener = listener;
@@ -87,21 +91,20 @@ public final class SocketDevice implements Device {
     // ---- sending ------------------------------------------------------------------------------
 
     @Override
-    public void send(int dest, MessageHeader header, byte[] payload) throws IOException {
+    public void send(int dest, MessageHeader header, Payload payload) throws IOException {
         Link link = sendingLink(dest);
         synchronized (link.writeLock) {
-            // Everything goes through the link's own native buffer, a slice at a time: each byte is
-            // copied once. (Handing the JDK a heap buffer on a non-blocking socket copies all that
-            // is left on every partial write.)
+            // Everything goes through the link's own native buffer, a slice at a time, and the payload
+            // is encoded straight into it: each byte is copied once. (Handing the JDK a heap buffer on
+            // a non-blocking socket copies all that is left on every partial write.)
             ByteBuffer out = link.out.clear();
-            out.putInt(payload.length)
+            int length = payload.size();
+            out.putInt(length)
                     .putInt(header.context()).putInt(header.source()).putInt(header.tag())
                     .putInt(header.elements()).putInt(header.flags()).putLong(header.syncId());
             int sent = 0;
             do {
-                int slice = Math.min(out.remaining(), payload.length - sent);
-                out.put(payload, sent, slice);
-                sent += slice;
+                sent += payload.write(sent, out);
                 out.flip();
                 while (out.hasRemaining()) {
                     if (link.channel.write(out) == 0) {
@@ -112,7 +115,7 @@ public final class SocketDevice implements Device {
                     }
                 }
                 out.clear();
-            } while (sent < payload.length);
+            } while (sent < length);
         }
     }
 
@@ -194,38 +197,82 @@ public final class SocketDevice implements Device {
         }
     }
 
-    /** Reads what the link has, delivering each complete message; the link keeps partial ones. */
+    /**
+     * Reads what the link has and hands on every frame, a payload as its bytes come; the link keeps
+     * what is left of a frame for the next call. A read that leaves room in the buffer has drained
+     * the socket, so a small message costs one read.
+     */
     private void read(Link link, SelectionKey key) {
+        ByteBuffer in = link.in;
         try {
-            while (true) {
-                ByteBuffer target = link.body != null ? link.body : link.head;
-                int n = link.channel.read(target);
+            boolean full;
+            do {
+                in.compact();
+                int n = link.channel.read(in);
+                full = n > 0 && !in.hasRemaining();
+                in.flip();
                 if (n < 0) {
                     close(key, null); // the other rank finished
                     return;
                 }
-                if (target.hasRemaining()) {
-                    return; // wait for more
+                if (!frames(link, key)) {
+                    return;
                 }
-                if (link.peer < 0) {
-                    if (!hello(link, key)) {
-                        return;
-                    }
-                } else if (link.body == null) {
-                    if (!header(link, key)) {
-                        return;
-                    }
-                } else {
-                    deliver(link);
-                }
-            }
+            } while (full);
         } catch (IOException e) {
             close(key, open ? "connection with rank " + link.peer + " ended: " + e.getMessage() : null);
         }
     }
 
+    /** Hands on what {@code link.in} holds; false when the link had to be closed. */
+    private boolean frames(Link link, SelectionKey key) {
+        ByteBuffer in = link.in;
+        while (true) {
+            if (link.peer < 0) {
+                if (in.remaining() < HELLO_BYTES) {
+                    return true;
+                }
+                if (!hello(link, key)) {
+                    return false;
+                }
+                continue;
+            }
+            if (link.intake == null) {
+                if (in.remaining() < HEAD_BYTES) {
+                    return true;
+                }
+                int length = in.getInt(in.position());
+                if (length < 0 || length > MAX_PAYLOAD) {
+                    close(key, "dropped the connection with rank " + link.peer + ": message length " + length
+                            + " is out of bounds");
+                    return false;
+                }
+                if (in.remaining() < HEAD_BYTES + Math.min(length, ReceiveBuffer.PEEK)) {
+                    return true;
+                }
+                in.getInt();
+                MessageHeader header = new MessageHeader(in.getInt(), in.getInt(), in.getInt(), in.getInt(), in.getInt(),
+                        in.getLong());
+                link.intake = inbox.arriving(header, length, in);
+                link.payloadLeft = length;
+            }
+            int end = in.limit();
+            int start = in.position();
+            in.limit(start + Math.min(in.remaining(), link.payloadLeft));
+            link.intake.take(in);
+            link.payloadLeft -= in.position() - start;
+            in.limit(end);
+            if (link.payloadLeft > 0) {
+                return true; // the rest is still on its way
+            }
+            Inbox.Intake complete = link.intake;
+            link.intake = null;
+            complete.complete();
+        }
+    }
+
     private boolean hello(Link link, SelectionKey key) {
-        ByteBuffer hello = link.head.flip();
+        ByteBuffer hello = link.in;
         byte[] magic = new byte[MAGIC.length];
         hello.get(magic);
         long theirToken = hello.getLong();
@@ -235,34 +282,8 @@ public final class SocketDevice implements Device {
             return false;
         }
         link.peer = from;
-        link.head = ByteBuffer.allocateDirect(HEAD_BYTES);
         adopt(from, link);
         return true;
-    }
-
-    private boolean header(Link link, SelectionKey key) {
-        ByteBuffer head = link.head.flip();
-        int length = head.getInt();
-        if (length < 0 || length > MAX_PAYLOAD) {
-            close(key, "dropped the connection with rank " + link.peer + ": message length " + length + " is out of bounds");
-            return false;
-        }
-        link.header = new MessageHeader(head.getInt(), head.getInt(), head.getInt(), head.getInt(), head.getInt(),
-                head.getLong());
-        link.body = ByteBuffer.wrap(new byte[length]);
-        link.head.clear();
-        if (length == 0) {
-            deliver(link);
-        }
-        return true;
-    }
-
-    private void deliver(Link link) {
-        byte[] payload = link.body.array();
-        MessageHeader header = link.header;
-        link.body = null;
-        link.header = null;
-        sink.accept(new Message(header, payload));
     }
 
     private void close(SelectionKey key, String why) {

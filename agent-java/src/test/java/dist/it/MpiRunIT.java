@@ -24,7 +24,7 @@ class MpiRunIT {
 
     /** The self-checking programs that the unit tests run as threads, here with ranks as JVMs. */
     static Stream<Arguments> programs() {
-        return Stream.of("p2p.PointToPoint", "environment.Environment", "collectives.DataMovement", "collectives.Reductions",
+        return Stream.of("p2p.PointToPoint", "p2p.LargeMessages", "environment.Environment", "collectives.DataMovement", "collectives.Reductions",
                         "collectives.Communicators", "collectives.Misuse", "topology.CartesianGrid",
                         "topology.CartesianSub", "topology.GraphTopology", "topology.InterCommunicator",
                         "topology.TopologyErrors")

@@ -120,17 +120,8 @@ public final class PointToPoint {
     }
 
     private static void synchronousAndBuffered(Comm world, int rank, int next, int previous) throws Exception {
-        // A synchronous send cannot complete before its receive is posted: the receiver posts only
-        // after hearing (tag 13) that the sender has seen its Issend still incomplete.
-        Request ssend = world.Issend(new int[] {42}, 0, 1, MPI.INT, next, 12);
-        boolean incompleteBeforeReceive = ssend.Test() == null;
-        world.Send(new int[] {incompleteBeforeReceive ? 1 : 0}, 0, 1, MPI.INT, next, 13);
-        int[] report = new int[1];
-        world.Recv(report, 0, 1, MPI.INT, previous, 13);
         int[] value = new int[1];
-        world.Recv(value, 0, 1, MPI.INT, previous, 12);
-        ssend.Wait();
-        equal(1, report[0], "rank " + previous + "'s Issend was incomplete before the receive was posted");
+        SynchronousSend.around(world, new int[] {42}, value, 1, MPI.INT, next, previous, 12);
         equal(42, value[0], "ssend payload");
 
         // A blocking Ssend by every rank around a ring would deadlock (each waits for a receive not

@@ -11,4 +11,10 @@ class PointToPointTest {
     void everyModeStatusWildcardOrderingProbeCancelAndErrorBehavesAsMpiSays(int ranks) throws Exception {
         Ranks.runThreads(ranks, PointToPoint.class);
     }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {1, 2, 3})
+    void largeMessagesArriveWholeInEveryTypeAndCase(int ranks) throws Exception {
+        Ranks.runThreads(ranks, LargeMessages.class);
+    }
 }

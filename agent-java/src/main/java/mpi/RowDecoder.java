@@ -1,0 +1,39 @@
+package mpi;
+
+import dist.mpi.ReceiveBuffer;
+import java.nio.ByteBuffer;
+
+/**
+ * Decodes a message's elements into one run of one row of a receive buffer as its bytes arrive,
+ * which {@link Datatype#decoder} has checked the message fits.
+ */
+final class RowDecoder implements ReceiveBuffer.Decoder {
+    private final TypeCodec codec;
+    private final Object row;
+    private final int at;
+    /** Elements in the message (and the receive's count for its status). */
+    final int n;
+    private boolean headerSkipped;
+    private int done;
+
+    RowDecoder(TypeCodec codec, Object row, int at, int n) {
+        this.codec = codec;
+        this.row = row;
+        this.at = at;
+        this.n = n;
+    }
+
+    @Override
+    public void decode(ByteBuffer in) {
+        if (!headerSkipped) {
+            if (in.remaining() < Datatype.HEADER) {
+                return;
+            }
+            in.position(in.position() + Datatype.HEADER);
+            headerSkipped = true;
+        }
+        int k = Math.min(n - done, in.remaining() / codec.width);
+        codec.decode(in, row, at + done, k);
+        done += k;
+    }
+}
