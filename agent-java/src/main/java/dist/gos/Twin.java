@@ -15,10 +15,7 @@ import java.util.List;
  * slot.
  */
 abstract class Twin {
-    /**
-     * New values from {@code slot} on: one value, or for a primitive array a chunk of consecutive
-     * elements (a primitive array itself).
-     */
+    /** A new value for {@code slot}; for a primitive array, a {@link MaskedRun} from element {@code slot} on. */
     record Change(int slot, Object value) {}
 
     /** The twin of a holder whose current values both sides have. */
@@ -43,7 +40,7 @@ abstract class Twin {
     /** The holder's whole state as a message carries it. */
     abstract Object[] state();
 
-    /** Whether {@link #state} and {@link Change} values are chunks of a primitive array rather than slot values. */
+    /** Whether this is a primitive array's twin: its state is one bulk array, its changes {@link MaskedRun}s. */
     abstract boolean inChunks();
 
     /**
@@ -120,9 +117,9 @@ abstract class Twin {
     }
 
     /**
-     * A primitive array: a clone as the twin, compared with vectorized range compares. Differences
-     * are exact runs of changed elements: an unchanged element carried along would overwrite, where
-     * it is applied, a write another node made to it meanwhile.
+     * A primitive array: a clone as the twin, compared with vectorized range compares; differences
+     * travel as {@link MaskedRun}s, which carry and apply only the elements that changed (an
+     * unchanged element applied would overwrite a write another node made to it meanwhile).
      */
     private static final class ArrayTwin extends Twin {
         private final Object agreed;
@@ -148,33 +145,24 @@ abstract class Twin {
             List<Change> changes = new ArrayList<>();
             int from = PrimitiveArrays.mismatch(holder, agreed, 0, length);
             while (from >= 0) {
-                int end = from + 1;
-                while (end < length && !PrimitiveArrays.rangeEquals(holder, agreed, end, end + 1)) {
-                    end++;
+                int window = Math.min(MaskedRun.WINDOW, length - from);
+                MaskedRun run = MaskedRun.diff(holder, agreed, from, window);
+                if (run != null) {
+                    run.applyTo(agreed, from);
+                    changes.add(new Change(from, run));
                 }
-                Object chunk = PrimitiveArrays.copyOfRange(holder, from, end);
-                System.arraycopy(chunk, 0, agreed, from, end - from);
-                changes.add(new Change(from, chunk));
-                from = end < length ? PrimitiveArrays.mismatch(holder, agreed, end, length) : -1;
+                int next = from + window;
+                from = next < length ? PrimitiveArrays.mismatch(holder, agreed, next, length) : -1;
             }
             return changes;
         }
 
         @Override
         synchronized void refresh(Object copy, List<Change> fromHome) {
-            Slots elements = Slots.of(copy);
             for (Change change : fromHome) {
-                int from = change.slot();
-                int count = java.lang.reflect.Array.getLength(change.value());
-                if (PrimitiveArrays.rangeEquals(copy, agreed, from, from + count)) {
-                    System.arraycopy(change.value(), 0, copy, from, count);
-                } else {
-                    for (int i = 0; i < count; i++) {
-                        elements.compareAndSet(copy, from + i, java.lang.reflect.Array.get(agreed, from + i),
-                                java.lang.reflect.Array.get(change.value(), i));
-                    }
-                }
-                System.arraycopy(change.value(), 0, agreed, from, count);
+                MaskedRun run = (MaskedRun) change.value();
+                run.refresh(copy, agreed, change.slot());
+                run.applyTo(agreed, change.slot());
             }
             VarHandle.releaseFence();
         }
@@ -182,9 +170,9 @@ abstract class Twin {
         @Override
         synchronized void apply(Object master, List<Change> fromWorker) {
             for (Change change : fromWorker) {
-                int count = java.lang.reflect.Array.getLength(change.value());
-                System.arraycopy(change.value(), 0, master, change.slot(), count);
-                System.arraycopy(change.value(), 0, agreed, change.slot(), count);
+                MaskedRun run = (MaskedRun) change.value();
+                run.applyTo(master, change.slot());
+                run.applyTo(agreed, change.slot());
             }
             VarHandle.releaseFence();
         }

@@ -117,6 +117,7 @@ final class WireReader {
             case WireWriter.ENUM -> enumConstant(in.readUTF(), in.readUTF());
             case WireWriter.REF -> resolve(in.readLong());
             case WireWriter.CHUNK -> PrimitiveArrays.read(in);
+            case WireWriter.RUN -> MaskedRun.read(in);
             default -> throw new IllegalArgumentException("object-space message: unknown value tag " + tag);
         };
     }

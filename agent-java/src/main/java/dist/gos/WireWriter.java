@@ -19,7 +19,7 @@ import java.util.List;
  */
 final class WireWriter {
     static final int NULL = 0, BOOLEAN = 1, BYTE = 2, CHAR = 3, SHORT = 4, INT = 5, LONG = 6, FLOAT = 7,
-            DOUBLE = 8, STRING = 9, CLASS = 10, REF = 11, ENUM = 12, CHUNK = 13;
+            DOUBLE = 8, STRING = 9, CLASS = 10, REF = 11, ENUM = 12, CHUNK = 13, RUN = 14;
 
     private final Holders holders;
     private final ByteArrayOutputStream bodyBytes = new ByteArrayOutputStream();
@@ -131,7 +131,10 @@ final class WireWriter {
     }
 
     private void writeSlotValue(DataOutputStream out, Object value, boolean chunk) throws IOException {
-        if (chunk) {
+        if (value instanceof MaskedRun run) {
+            out.writeByte(RUN);
+            run.write(out);
+        } else if (chunk) {
             out.writeByte(CHUNK);
             PrimitiveArrays.write(out, value);
         } else {
