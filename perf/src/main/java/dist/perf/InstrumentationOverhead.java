@@ -1,16 +1,13 @@
 package dist.perf;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
  * What dist's rewriting costs a program that runs on one node: each sample under
- * {@code -javaagent:dist.jar=nodes=1} against the same sample on a plain JVM, in one run,
- * alternating the two so drift of the machine hits both. A run's wall time includes JVM start,
+ * {@code -javaagent:dist.jar=nodes=1} against the same sample on a plain JVM, in one run (medians
+ * of N runs each). A run's wall time includes JVM start,
  * and the agent's start (embedded coordinator, endpoint, class transformation of the program) is a
  * fixed cost, so each mode's start is measured too (pi with one interval) and subtracted: the
  * printed kernel ratio is (dist - dist start) / (plain - plain start). Every dist run must print
@@ -28,12 +25,9 @@ public final class InstrumentationOverhead {
             List.of("samples.tsp.Tsp"),
             List.of("samples.linkedlist.LinkedListBuild"));
     private static final List<String> STARTUP = List.of("samples.pi.Pi", "1", "1");
+    private static final String SAMPLES_JAR = "samples.jar";
 
-    private final Path build;
-
-    private InstrumentationOverhead(Path build) {
-        this.build = build;
-    }
+    private InstrumentationOverhead() {}
 
     public static void main(String[] args) throws Exception {
         int repeats = 5;
@@ -51,56 +45,17 @@ public final class InstrumentationOverhead {
                 default -> samples.add(List.of(args[i]));
             }
         }
-        InstrumentationOverhead bench = new InstrumentationOverhead(build);
-        double plainStart = bench.median(false, STARTUP, repeats, null);
-        double distStart = bench.median(true, STARTUP, repeats, null);
+        SampleRuns runs = new SampleRuns(build);
+        double plainStart = runs.medianMillis(SampleRuns.PLAIN, SAMPLES_JAR, STARTUP, repeats, null);
+        double distStart = runs.medianMillis(1, SAMPLES_JAR, STARTUP, repeats, null);
         System.out.printf("JVM start (pi, 1 interval): plain %.0f ms, dist %.0f ms%n", plainStart, distStart);
         System.out.printf("%-36s %10s %10s %8s %12s%n", "sample", "plain ms", "dist ms", "ratio", "kernel ratio");
         for (List<String> sample : samples.isEmpty() ? SAMPLES : samples) {
-            String expected = bench.output(false, sample);
-            double plain = bench.median(false, sample, repeats, expected);
-            double dist = bench.median(true, sample, repeats, expected);
+            String expected = runs.output(SampleRuns.PLAIN, SAMPLES_JAR, sample);
+            double plain = runs.medianMillis(SampleRuns.PLAIN, SAMPLES_JAR, sample, repeats, expected);
+            double dist = runs.medianMillis(1, SAMPLES_JAR, sample, repeats, expected);
             System.out.printf("%-36s %10.0f %10.0f %7.2fx %11.2fx%n", sample.get(0), plain, dist, dist / plain,
                     (dist - distStart) / (plain - plainStart));
-        }
-    }
-
-    private double median(boolean withDist, List<String> sample, int repeats, String expected)
-            throws IOException, InterruptedException {
-        double[] millis = new double[repeats];
-        for (int i = 0; i < repeats; i++) {
-            long start = System.nanoTime();
-            String printed = output(withDist, sample);
-            millis[i] = (System.nanoTime() - start) / 1e6;
-            if (expected != null && !printed.equals(expected)) {
-                throw new IllegalStateException(sample.get(0) + (withDist ? " with dist" : "") + " printed\n" + printed
-                        + "where the plain JVM printed\n" + expected);
-            }
-        }
-        Arrays.sort(millis);
-        return millis[repeats / 2];
-    }
-
-    private String output(boolean withDist, List<String> sample) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        if (withDist) {
-            command.add("-agentpath:" + build.resolve("libdistjvmti.so").toAbsolutePath());
-            command.add("-javaagent:" + build.resolve("dist.jar").toAbsolutePath() + "=nodes=1");
-        }
-        command.add("-cp");
-        command.add(build.resolve("samples.jar").toString());
-        command.addAll(sample);
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        try {
-            String printed = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            int exit = process.waitFor();
-            if (exit != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " exited with " + exit);
-            }
-            return printed;
-        } finally {
-            process.destroyForcibly();
         }
     }
 }

@@ -143,7 +143,7 @@ public final class MpiPingPong {
      * otherwise from a {@code byte[]}, as a Java program holding its data in arrays (like an MPI
      * buffer) would send it over a plain socket: the JDK copies it to native memory and back.
      */
-    private static Result raw(boolean direct) throws IOException, InterruptedException {
+    static Result raw(boolean direct) throws IOException, InterruptedException {
         Process server = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), MpiPingPong.class.getName(), "--raw-server")
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();

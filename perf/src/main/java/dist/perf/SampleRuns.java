@@ -1,0 +1,67 @@
+package dist.perf;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Runs a program as its own JVM, plain or under dist with a number of nodes, and times whole runs.
+ * The benchmarks that compare dist with a plain JVM share it, so both sides start the same way.
+ */
+final class SampleRuns {
+    /** A run on a plain JVM, without dist. */
+    static final int PLAIN = 0;
+
+    private final Path build;
+
+    SampleRuns(Path build) {
+        this.build = build;
+    }
+
+    /** What the program printed on stdout; fails when it exits with an error. */
+    String output(int nodes, String jar, List<String> program) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        if (nodes != PLAIN) {
+            command.add("-agentpath:" + build.resolve("libdistjvmti.so").toAbsolutePath());
+            command.add("-javaagent:" + build.resolve("dist.jar").toAbsolutePath() + "=nodes=" + nodes);
+        }
+        command.add("-cp");
+        command.add(build.resolve(jar).toString());
+        command.addAll(program);
+        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try {
+            String printed = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            int exit = process.waitFor();
+            if (exit != 0) {
+                throw new IllegalStateException(String.join(" ", command) + " exited with " + exit);
+            }
+            return printed;
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
+    /**
+     * The median wall time in milliseconds of {@code repeats} runs; each must print {@code expected}
+     * (when given), or the benchmark stops: a fast wrong answer is not a result.
+     */
+    double medianMillis(int nodes, String jar, List<String> program, int repeats, String expected)
+            throws IOException, InterruptedException {
+        double[] millis = new double[repeats];
+        for (int i = 0; i < repeats; i++) {
+            long start = System.nanoTime();
+            String printed = output(nodes, jar, program);
+            millis[i] = (System.nanoTime() - start) / 1e6;
+            if (expected != null && !printed.equals(expected)) {
+                throw new IllegalStateException(program.get(0) + " on " + nodes + " node(s) printed\n" + printed
+                        + "where the plain JVM printed\n" + expected);
+            }
+        }
+        Arrays.sort(millis);
+        return millis[repeats / 2];
+    }
+}

@@ -1,0 +1,51 @@
+package dist.perf;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Speedup of the pi, ray tracer and SOR samples (default sizes) on 2 nodes over 1 node, in one run:
+ * medians of whole-run wall times, and the same with each side's start (pi with one interval on as
+ * many nodes: JVMs, coordinator, workers joining) subtracted, which is the speedup of the work.
+ * Every run must print what the plain JVM prints.
+ *
+ * <p>usage: SsiSpeedup [--build DIR] [--repeats N] [--nodes N]
+ */
+public final class SsiSpeedup {
+    private static final List<List<String>> SAMPLES = List.of(
+            List.of("samples.pi.Pi"), List.of("samples.raytrace.RayTracer"), List.of("samples.sor.Sor"));
+    private static final List<String> STARTUP = List.of("samples.pi.Pi", "2", "2");
+
+    private SsiSpeedup() {}
+
+    public static void main(String[] args) throws Exception {
+        Path build = Path.of("build");
+        int repeats = 3;
+        int nodes = 2;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--build" -> build = Path.of(args[++i]);
+                case "--repeats" -> repeats = Integer.parseInt(args[++i]);
+                case "--nodes" -> nodes = Integer.parseInt(args[++i]);
+                case "-h", "--help" -> {
+                    System.out.println("usage: SsiSpeedup [--build DIR] [--repeats N] [--nodes N]");
+                    return;
+                }
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (try --help)");
+            }
+        }
+        SampleRuns runs = new SampleRuns(build);
+        double startOne = runs.medianMillis(1, "samples.jar", STARTUP, repeats, null);
+        double startMany = runs.medianMillis(nodes, "samples.jar", STARTUP, repeats, null);
+        System.out.printf("start (pi, 2 intervals): 1 node %.0f ms, %d nodes %.0f ms%n", startOne, nodes, startMany);
+        System.out.printf("%-28s %10s %10s %9s %14s%n", "sample", "1 node ms", nodes + " nodes ms", "speedup",
+                "work speedup");
+        for (List<String> sample : SAMPLES) {
+            String expected = runs.output(SampleRuns.PLAIN, "samples.jar", sample);
+            double one = runs.medianMillis(1, "samples.jar", sample, repeats, expected);
+            double many = runs.medianMillis(nodes, "samples.jar", sample, repeats, expected);
+            System.out.printf("%-28s %10.0f %10.0f %8.2fx %13.2fx%n", sample.get(0), one, many, one / many,
+                    (one - startOne) / (many - startMany));
+        }
+    }
+}
