@@ -135,6 +135,10 @@ final class HomeRuntime {
         throw new IllegalStateException("no alive node, not even the home");
     }
 
+    void written(Object master) {
+        space.written(master);
+    }
+
     long homedObjects() {
         return space.masterCount();
     }

@@ -26,7 +26,13 @@ final class HomeSpace {
     /** What one worker has seen; every operation on it holds its monitor. */
     private final class View implements Holders {
         private final Map<Long, Twin> seen = new HashMap<>();
+        private final WriteTracking<Long> tracking = new WriteTracking<>();
         private long sequence;
+
+        void see(long id, Object holder, Twin twin) {
+            seen.put(id, twin);
+            tracking.shared(id, holder.getClass().isArray());
+        }
 
         long next() {
             return ++sequence;
@@ -47,7 +53,7 @@ final class HomeSpace {
             long id = export(holder);
             if (!seen.containsKey(id)) {
                 Twin twin = Twin.of(holder);
-                seen.put(id, twin);
+                see(id, holder, twin);
                 stateNeeded[0] = twin;
             }
             return id;
@@ -61,6 +67,7 @@ final class HomeSpace {
                 ids.put(instance, id);
                 identityHashes.put(instance, identityHash);
             }
+            markShared(instance, id);
             return instance;
         }
 
@@ -97,14 +104,50 @@ final class HomeSpace {
         return hash != null ? hash : System.identityHashCode(holder);
     }
 
-    private synchronized long export(Object holder) {
-        Long id = ids.get(holder);
-        if (id == null) {
+    private long export(Object holder) {
+        long id;
+        synchronized (this) {
+            Long known = ids.get(holder);
+            if (known != null) {
+                return known;
+            }
             id = ((long) nodeId << 40) | ++lastId;
             masters.put(id, holder);
             ids.put(holder, id);
         }
+        markShared(holder, id);
         return id;
+    }
+
+    /** From now on, writes to the master report themselves (its id first, so the report can find it). */
+    private static void markShared(Object master, long id) {
+        if (master instanceof Class<?> type) {
+            InjectedState.setClass(type, InjectedState.SHARED_MASTER);
+        } else if (!master.getClass().isArray()) {
+            InjectedState.setMeta(master, id);
+            InjectedState.setObject(master, InjectedState.SHARED_MASTER);
+        }
+    }
+
+    /** A write to a shared master: every worker's next refresh compares it. */
+    void written(Object master) {
+        Object meta = master instanceof Class<?> ? null : InjectedState.meta(master);
+        long id = meta instanceof Long known ? known : idOf(master);
+        if (id != 0) {
+            markWritten(id, -1);
+        }
+    }
+
+    private void markWritten(long id, int exceptNode) {
+        List<Map.Entry<Integer, View>> all;
+        synchronized (this) {
+            all = new ArrayList<>(views.entrySet());
+        }
+        for (Map.Entry<Integer, View> view : all) {
+            if (view.getKey() != exceptNode) {
+                view.getValue().tracking.written(id);
+            }
+        }
     }
 
     private synchronized View view(int node) {
@@ -135,11 +178,14 @@ final class HomeSpace {
         View view = view(node);
         synchronized (view) {
             List<WireFormat.Group> groups = new ArrayList<>();
-            for (Map.Entry<Long, Twin> seen : new ArrayList<>(view.seen.entrySet())) {
-                Twin twin = seen.getValue();
-                List<Change> changed = twin.changes(master(seen.getKey()));
+            for (long id : view.tracking.scan()) {
+                Twin twin = view.seen.get(id);
+                if (twin == null) {
+                    continue; // in a message that was never sent
+                }
+                List<Change> changed = twin.changes(master(id));
                 if (!changed.isEmpty()) {
-                    groups.add(new WireFormat.Group(seen.getKey(), changed, twin.inChunks()));
+                    groups.add(new WireFormat.Group(id, changed, twin.inChunks()));
                 }
             }
             WireFormat.changeGroups(writer, groups);
@@ -152,7 +198,7 @@ final class HomeSpace {
         synchronized (view) {
             WireReader reader = new WireReader(view, loader, message);
             for (Arrived arrived : reader.arrived()) {
-                view.seen.put(arrived.id(), Twin.install(arrived.holder(), arrived.values()));
+                view.see(arrived.id(), arrived.holder(), Twin.install(arrived.holder(), arrived.values()));
             }
             return reader;
         }
@@ -170,6 +216,7 @@ final class HomeSpace {
                             + ", which the home never sent it");
                 }
                 twin.apply(master, changes);
+                markWritten(id, node);
             });
             return view.next();
         }

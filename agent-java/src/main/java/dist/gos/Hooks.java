@@ -32,6 +32,19 @@ public final class Hooks {
         }
     }
 
+    /** A write to a shared object or class (its state is not 0), reported after the store. */
+    public static void written(Object holder) {
+        WorkerRuntime w = worker;
+        if (w != null) {
+            w.space().written(holder);
+            return;
+        }
+        HomeRuntime h = home;
+        if (h != null) {
+            h.written(holder);
+        }
+    }
+
     public static void beforeVolatileRead(Object holder) {
         WorkerRuntime w = worker;
         if (w != null && w.space().isCopy(holder)) {
@@ -50,7 +63,13 @@ public final class Hooks {
     public static void afterVolatileWrite(Object holder) {
         WorkerRuntime w = worker;
         if (w != null && w.space().isCopy(holder)) {
+            w.space().written(holder);
             w.release();
+        } else {
+            HomeRuntime h = home;
+            if (h != null) {
+                h.written(holder);
+            }
         }
     }
 

@@ -10,8 +10,10 @@ import java.lang.reflect.Field;
  * 1 fetched). The rewritten fast paths read these; only the object space writes them.
  */
 final class InjectedState {
-    static final int LOCAL = 0, VALID_COPY = 1, NOT_FETCHED = -1;
+    /** A master that copies exist of: read directly, but each write is reported ({@link Hooks#written}). */
+    static final int LOCAL = 0, VALID_COPY = 1, SHARED_MASTER = 2, NOT_FETCHED = -1;
     private static final String OBJECT_STATE = "$dist$state";
+    private static final String OBJECT_META = "$dist$meta";
     private static final String CLASS_STATE = "$dist$sstate";
 
     private static final ClassValue<VarHandle> OBJECT = new ClassValue<>() {
@@ -26,6 +28,18 @@ final class InjectedState {
             throw new UnsharableException(type, "it was not rewritten by dist (no " + OBJECT_STATE + " field)");
         }
     };
+    private static final ClassValue<VarHandle> META = new ClassValue<>() {
+        @Override
+        protected VarHandle computeValue(Class<?> type) {
+            for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+                VarHandle found = find(c, OBJECT_META);
+                if (found != null) {
+                    return found;
+                }
+            }
+            throw new UnsharableException(type, "it was not rewritten by dist (no " + OBJECT_META + " field)");
+        }
+    };
     private static final ClassValue<VarHandle> CLASS = new ClassValue<>() {
         @Override
         protected VarHandle computeValue(Class<?> type) {
@@ -37,6 +51,15 @@ final class InjectedState {
 
     static void setObject(Object object, int state) {
         OBJECT.get(object.getClass()).setVolatile(object, state);
+    }
+
+    /** The object space's bookkeeping for a shared object (its copy at a worker, its id at the home). */
+    static Object meta(Object object) {
+        return META.get(object.getClass()).getVolatile(object);
+    }
+
+    static void setMeta(Object object, Object meta) {
+        META.get(object.getClass()).setVolatile(object, meta);
     }
 
     /** Classes without the field (interfaces) check with the object space on every access instead. */

@@ -37,6 +37,7 @@ final class WorkerSpace implements Holders {
     private final Map<Long, Copy> copies = new HashMap<>();
     private final Map<Object, Long> ids = new IdentityHashMap<>();
     private final Map<Object, Integer> identityHashes = new IdentityHashMap<>();
+    private final WriteTracking<Copy> tracking = new WriteTracking<>();
     private long lastId;
 
     WorkerSpace(int nodeId, ClassLoader loader) {
@@ -84,15 +85,14 @@ final class WorkerSpace implements Holders {
             }
         }
         Twin twin = Twin.of(holder);
+        Copy copy = new Copy(holder, twin, 0);
         long id;
         synchronized (this) {
             id = ((long) nodeId << 40) | ++lastId;
-            copies.put(id, new Copy(holder, twin, 0));
+            copies.put(id, copy);
             ids.put(holder, id);
         }
-        if (!holder.getClass().isArray()) {
-            InjectedState.setObject(holder, InjectedState.VALID_COPY);
-        }
+        becameCopy(copy);
         stateNeeded[0] = twin;
         return id;
     }
@@ -162,14 +162,39 @@ final class WorkerSpace implements Holders {
 
     private void install(Arrived arrived, long sequence) {
         Object holder = arrived.holder();
-        Twin twin = Twin.install(holder, arrived.values());
+        Copy copy = new Copy(holder, Twin.install(holder, arrived.values()), sequence);
         synchronized (this) {
-            copies.put(arrived.id(), new Copy(holder, twin, sequence));
+            copies.put(arrived.id(), copy);
         }
+        becameCopy(copy);
+    }
+
+    /** From now on the rewritten code treats the holder as a copy, and its writes report themselves. */
+    private void becameCopy(Copy copy) {
+        Object holder = copy.holder;
         if (holder instanceof Class<?> type) {
             InjectedState.setClass(type, InjectedState.VALID_COPY);
         } else if (!holder.getClass().isArray()) {
+            InjectedState.setMeta(holder, copy);
             InjectedState.setObject(holder, InjectedState.VALID_COPY);
+        }
+        tracking.shared(copy, holder.getClass().isArray());
+    }
+
+    /** A write to a copy (reported by the rewritten code after the store): the next release compares it. */
+    void written(Object holder) {
+        Object meta = holder instanceof Class<?> ? null : InjectedState.meta(holder);
+        if (meta instanceof Copy copy) {
+            tracking.written(copy);
+            return;
+        }
+        Copy copy;
+        synchronized (this) {
+            Long id = ids.get(holder);
+            copy = id == null ? null : copies.get(id);
+        }
+        if (copy != null) {
+            tracking.written(copy);
         }
     }
 
@@ -184,10 +209,7 @@ final class WorkerSpace implements Holders {
         try {
             WireWriter writer = new WireWriter(this);
             header.accept(writer);
-            List<Copy> all;
-            synchronized (this) {
-                all = new ArrayList<>(copies.values());
-            }
+            java.util.Collection<Copy> all = tracking.scan();
             List<WireFormat.Group> groups = new ArrayList<>();
             List<Copy> changed = new ArrayList<>();
             for (Copy copy : all) {

@@ -223,6 +223,9 @@ final class FieldAccessRewriter extends ClassVisitor {
         } else {
             faultIfNotValid(method, helper);
             access(method, helper);
+            if (!helper.isRead() && !helper.ownerIsInterface()) {
+                reportWriteToShared(method, helper);
+            }
         }
         Type result = helper.isRead() ? Type.getType(helper.fieldDescriptor()) : Type.VOID_TYPE;
         method.visitInsn(result.getOpcode(Opcodes.IRETURN));
@@ -271,6 +274,30 @@ final class FieldAccessRewriter extends ClassVisitor {
             method.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, "fault", "(Ljava/lang/Object;)V", false);
         }
         method.visitLabel(valid);
+        if (majorVersion >= Opcodes.V1_6) {
+            Object[] locals = helper.parameters().stream().map(FieldAccessRewriter::frameType).toArray();
+            method.visitFrame(Opcodes.F_NEW, locals.length, locals, 0, new Object[0]);
+        }
+    }
+
+    /**
+     * After a write to a shared object or class (state not 0: a copy, or a master that copies
+     * exist of), {@code HOOK.written(target)}: the runtime then knows what to look at when it
+     * releases or refreshes instead of comparing every shared thing. After the store, so that a
+     * release that finds the mark also finds the value.
+     */
+    private void reportWriteToShared(MethodVisitor method, AccessHelper helper) {
+        Label local = new Label();
+        if (helper.isStatic()) {
+            method.visitFieldInsn(Opcodes.GETSTATIC, helper.owner(), ObjectStateInjector.STATIC_STATE, "I");
+        } else {
+            method.visitVarInsn(Opcodes.ALOAD, 0);
+            method.visitFieldInsn(Opcodes.GETFIELD, helper.owner(), ObjectStateInjector.STATE, "I");
+        }
+        method.visitJumpInsn(Opcodes.IFEQ, local);
+        pushTarget(method, helper);
+        method.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, "written", "(Ljava/lang/Object;)V", false);
+        method.visitLabel(local);
         if (majorVersion >= Opcodes.V1_6) {
             Object[] locals = helper.parameters().stream().map(FieldAccessRewriter::frameType).toArray();
             method.visitFrame(Opcodes.F_NEW, locals.length, locals, 0, new Object[0]);

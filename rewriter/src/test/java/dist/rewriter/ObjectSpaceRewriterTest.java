@@ -386,6 +386,7 @@ class ObjectSpaceRewriterTest {
 
         assertEquals(1, call(counter, "increment"));
         assertEquals(List.of(), RecordingHook.calls("fault"));
+        assertEquals(List.of(), RecordingHook.calls("written"), "a local object's writes are not reported");
 
         setState(counter, -1);
         assertEquals(2, call(counter, "increment"));
@@ -394,6 +395,12 @@ class ObjectSpaceRewriterTest {
         assertEquals(List.of("fault Counter", "fault Counter", "fault Counter", "fault Counter", "fault Counter"),
                 RecordingHook.calls("fault"));
         RecordingHook.targets().forEach(target -> assertSame(counter, target));
+
+        RecordingHook.reset();
+        setState(counter, 1); // a valid copy: no fault, but each write is reported (after the store)
+        assertEquals(3, call(counter, "increment"));
+        assertEquals(List.of(), RecordingHook.calls("fault"));
+        assertEquals(List.of("written Counter"), RecordingHook.calls("written"));
     }
 
     @Test
@@ -442,6 +449,7 @@ class ObjectSpaceRewriterTest {
         assertEquals(11, call(statics, "hit"));
         assertEquals(18, call(reader, "read"));
         assertEquals(List.of(), RecordingHook.calls("staticFault"));
+        assertEquals(List.of(), RecordingHook.calls("written"));
 
         setStaticState(statics, -1);
         assertEquals(12, call(statics, "hit"));
@@ -449,6 +457,10 @@ class ObjectSpaceRewriterTest {
         assertEquals(List.of("staticFault Statics.class", "staticFault Statics.class",
                 "staticFault Statics.class", "staticFault Statics.class"), RecordingHook.calls("staticFault"));
         assertEquals(List.of("runClassInitializer Statics.class"), RecordingHook.calls("runClassInitializer"));
+        RecordingHook.reset();
+        setStaticState(statics, 1);
+        assertEquals(13, call(statics, "hit"));
+        assertEquals(List.of("written Statics.class"), RecordingHook.calls("written"));
 
         Result result = loader.result(statics);
         assertEquals(2, result.count(Kind.DIRECT_OWN_CLASS_INITIALIZER), "the initializer's own writes stay direct");

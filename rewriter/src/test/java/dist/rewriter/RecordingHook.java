@@ -51,6 +51,10 @@ public final class RecordingHook {
         record("fault", object);
     }
 
+    public static void written(Object target) {
+        record("written", target);
+    }
+
     public static void staticFault(Class<?> type) {
         record("staticFault", type);
     }

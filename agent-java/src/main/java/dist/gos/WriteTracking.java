@@ -1,0 +1,55 @@
+package dist.gos;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Which shared things a release or refresh must compare with their twins, so that it does not
+ * compare all of them: objects and class statics whose writes were reported
+ * ({@link Hooks#written}), every array (arrays cannot report writes), and anything shared in the
+ * last moments. The last is needed because a write reports itself only if it sees its object's
+ * state as shared, and a store that another thread made just before the object became shared may
+ * still sit in that CPU's store buffer when the object is first compared: such a thing is compared
+ * at every scan until a scan that starts a millisecond after it became shared.
+ */
+final class WriteTracking<T> {
+    private static final long SETTLED_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final Set<T> written = ConcurrentHashMap.newKeySet();
+    private final Set<T> arrays = ConcurrentHashMap.newKeySet();
+    private final Map<T, Long> recent = new LinkedHashMap<>();
+
+    /** A thing became shared (or was first sent to this peer) now. */
+    synchronized void shared(T thing, boolean isArray) {
+        if (isArray) {
+            arrays.add(thing);
+        } else {
+            recent.put(thing, System.nanoTime());
+        }
+    }
+
+    void written(T thing) {
+        written.add(thing);
+    }
+
+    /** What to compare now; reported writes are taken (a write reported later is in the next scan). */
+    synchronized Collection<T> scan() {
+        long start = System.nanoTime();
+        List<T> due = new ArrayList<>(arrays);
+        for (T thing : written) {
+            written.remove(thing);
+            due.add(thing);
+        }
+        recent.entrySet().removeIf(entry -> {
+            due.add(entry.getKey());
+            return start - entry.getValue() > SETTLED_NANOS;
+        });
+        return due;
+    }
+}
