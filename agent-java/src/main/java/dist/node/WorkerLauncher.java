@@ -24,8 +24,6 @@ final class WorkerLauncher {
         List<String> command = new ArrayList<>();
         command.add(ChildJvm.java());
         nativeAgent(distJar).ifPresent(lib -> command.add("-agentpath:" + lib));
-        // Small footprint: several JVMs share two cores.
-        command.add("-XX:+UseSerialGC");
         command.add("-javaagent:" + distJar + "=role=worker,join=" + coordinator
                 + ",parent=" + ProcessHandle.current().pid()
                 + ",failure-timeout=" + options.failureTimeout().toMillis()

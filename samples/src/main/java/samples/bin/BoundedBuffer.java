@@ -9,7 +9,8 @@ package samples.bin;
  * which are the same for every run and every thread count.
  *
  * <p>usage: BoundedBuffer [threads] [items] [capacity] — threads/2 producers (at least one) and
- * the remaining threads as consumers (at least one), so 1 thread still means 1 + 1.
+ * the remaining threads as consumers (at least one), so 1 thread still means 1 + 1. Defaults: 4,
+ * 20000, 16 (every put and take is a monitor operation, which on a worker is a round trip).
  */
 public final class BoundedBuffer {
     private final long[] slots;
@@ -74,7 +75,7 @@ public final class BoundedBuffer {
 
     public static void main(String[] args) throws InterruptedException {
         int threads = args.length > 0 ? Integer.parseInt(args[0]) : 4;
-        long items = args.length > 1 ? Long.parseLong(args[1]) : 1_000_000L;
+        long items = args.length > 1 ? Long.parseLong(args[1]) : 20_000L;
         int capacity = args.length > 2 ? Integer.parseInt(args[2]) : 16;
         int producers = Math.max(1, threads / 2), consumers = Math.max(1, threads - producers);
         buffer = new BoundedBuffer(capacity);

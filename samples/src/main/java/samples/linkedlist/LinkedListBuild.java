@@ -9,7 +9,7 @@ package samples.linkedlist;
  * join, main walks the list and prints its length, sum and an order-dependent hash: the list, and so
  * the output, is the same for every schedule and every thread count.
  *
- * <p>usage: LinkedListBuild [threads] [size]
+ * <p>usage: LinkedListBuild [threads] [size] (defaults 4, 200000)
  */
 public final class LinkedListBuild {
     private LinkedListBuild() {}
@@ -51,7 +51,7 @@ public final class LinkedListBuild {
 
     public static void main(String[] args) throws InterruptedException {
         int threads = args.length > 0 ? Integer.parseInt(args[0]) : 4;
-        long size = args.length > 1 ? Long.parseLong(args[1]) : 2_000_000L;
+        long size = args.length > 1 ? Long.parseLong(args[1]) : 200_000L;
         list = new SharedList();
         Thread[] builders = new Thread[threads];
         for (int t = 0; t < threads; t++) {

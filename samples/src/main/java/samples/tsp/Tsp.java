@@ -8,7 +8,7 @@ package samples.tsp;
  * Minimum (volatile read, synchronized update). How much gets pruned depends on the schedule; the
  * optimal length does not, so main prints only the number of cities, jobs and that length.
  *
- * <p>usage: Tsp [threads] [cities]
+ * <p>usage: Tsp [threads] [cities] (defaults 4, 12)
  */
 public final class Tsp {
     private Tsp() {}
@@ -71,7 +71,7 @@ public final class Tsp {
 
     public static void main(String[] args) throws InterruptedException {
         int threads = args.length > 0 ? Integer.parseInt(args[0]) : 4;
-        int n = args.length > 1 ? Integer.parseInt(args[1]) : 14;
+        int n = args.length > 1 ? Integer.parseInt(args[1]) : 12;
         int[] x = new int[n], y = new int[n];
         long seed = 42;
         for (int i = 0; i < n; i++) {
