@@ -23,7 +23,10 @@ abstract class Slots {
     private static final ClassValue<Slots> OF_CLASS = new ClassValue<>() {
         @Override
         protected Slots computeValue(Class<?> type) {
-            return type.isArray() ? new ArraySlots(type) : new FieldSlots(type, instanceFields(type), false);
+            if (type.isArray()) {
+                return type.getComponentType().isPrimitive() ? new ArraySlots(type) : new ReferenceArraySlots(type);
+            }
+            return new FieldSlots(type, instanceFields(type), false);
         }
     };
     private static final ClassValue<Slots> STATICS = new ClassValue<>() {
@@ -107,6 +110,48 @@ abstract class Slots {
         @Override
         boolean isPrimitive(int slot) {
             return primitive;
+        }
+
+        @Override
+        boolean isVolatile(int slot) {
+            return false;
+        }
+    }
+
+    /**
+     * Elements of an array of references, read directly: a release or refresh compares every element
+     * of every such array, so this is a loop of plain loads rather than a method handle per element.
+     */
+    private static final class ReferenceArraySlots extends Slots {
+        private final VarHandle elements;
+
+        ReferenceArraySlots(Class<?> arrayType) {
+            this.elements = MethodHandles.arrayElementVarHandle(arrayType);
+        }
+
+        @Override
+        int count(Object holder) {
+            return ((Object[]) holder).length;
+        }
+
+        @Override
+        Object get(Object holder, int slot) {
+            return ((Object[]) holder)[slot];
+        }
+
+        @Override
+        void set(Object holder, int slot, Object value) {
+            elements.setVolatile(holder, slot, value);
+        }
+
+        @Override
+        boolean compareAndSet(Object holder, int slot, Object expected, Object update) {
+            return elements.compareAndSet(holder, slot, expected, update);
+        }
+
+        @Override
+        boolean isPrimitive(int slot) {
+            return false;
         }
 
         @Override
