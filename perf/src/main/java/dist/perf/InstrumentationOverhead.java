@@ -13,17 +13,18 @@ import java.util.List;
  * printed kernel ratio is (dist - dist start) / (plain - plain start). Every dist run must print
  * exactly what the plain run printed, or the benchmark stops.
  *
- * <p>usage: InstrumentationOverhead [--repeats N] [--build DIR] [Main ...]
+ * <p>usage: InstrumentationOverhead [--repeats N] [--build DIR] ['Main args' ...]
  */
 public final class InstrumentationOverhead {
+    /** Sizes that run 1-4 s on one core (larger than the samples' defaults, which suit a cluster). */
     private static final List<List<String>> SAMPLES = List.of(
-            List.of("samples.pi.Pi"),
-            List.of("samples.raytrace.RayTracer"),
-            List.of("samples.sor.Sor"),
-            List.of("samples.matmul.MatMul"),
-            List.of("samples.bin.BoundedBuffer"),
-            List.of("samples.tsp.Tsp"),
-            List.of("samples.linkedlist.LinkedListBuild"));
+            List.of("samples.pi.Pi", "4", "200000000"),
+            List.of("samples.raytrace.RayTracer", "4", "1600", "1200"),
+            List.of("samples.sor.Sor", "4", "512", "3000"),
+            List.of("samples.matmul.MatMul", "4", "1000"),
+            List.of("samples.bin.BoundedBuffer", "4", "1000000", "16"),
+            List.of("samples.tsp.Tsp", "4", "14"),
+            List.of("samples.linkedlist.LinkedListBuild", "4", "2000000"));
     private static final List<String> STARTUP = List.of("samples.pi.Pi", "1", "1");
     private static final String SAMPLES_JAR = "samples.jar";
 
@@ -38,11 +39,11 @@ public final class InstrumentationOverhead {
                 case "--repeats" -> repeats = Integer.parseInt(args[++i]);
                 case "--build" -> build = Path.of(args[++i]);
                 case "-h", "--help" -> {
-                    System.out.println("usage: InstrumentationOverhead [--repeats N] [--build DIR] [Main ...]\n"
+                    System.out.println("usage: InstrumentationOverhead [--repeats N] [--build DIR] ['Main args' ...]\n"
                             + "Runs each sample (default: all seven) plain and with dist at --nodes 1, N times each.");
                     return;
                 }
-                default -> samples.add(List.of(args[i]));
+                default -> samples.add(List.of(args[i].split(" ")));
             }
         }
         SampleRuns runs = new SampleRuns(build);

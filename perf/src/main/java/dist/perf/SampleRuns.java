@@ -15,15 +15,30 @@ final class SampleRuns {
     /** A run on a plain JVM, without dist. */
     static final int PLAIN = 0;
 
+    private static final java.util.regex.Pattern WORKER = java.util.regex.Pattern.compile("worker pid (\\d+)");
+
     private final Path build;
+    private final boolean cpuPerNode;
 
     SampleRuns(Path build) {
+        this(build, false);
+    }
+
+    /**
+     * @param cpuPerNode emulate one CPU per node: the home JVM is pinned to CPU 0 and the k-th worker
+     *                   to CPU k (with {@code taskset}), so N nodes have N CPUs where one node has one
+     */
+    SampleRuns(Path build, boolean cpuPerNode) {
         this.build = build;
+        this.cpuPerNode = cpuPerNode;
     }
 
     /** What the program printed on stdout; fails when it exits with an error. */
     String output(int nodes, String jar, List<String> program) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
+        if (cpuPerNode) {
+            command.addAll(List.of("taskset", "-c", "0"));
+        }
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         if (nodes != PLAIN) {
             command.add("-agentpath:" + build.resolve("libdistjvmti.so").toAbsolutePath());
@@ -32,16 +47,38 @@ final class SampleRuns {
         command.add("-cp");
         command.add(build.resolve(jar).toString());
         command.addAll(program);
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process process = new ProcessBuilder(command).start();
+        Thread errors = new Thread(() -> pinWorkersAndEcho(process), "stderr");
+        errors.start();
         try {
             String printed = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             int exit = process.waitFor();
+            errors.join();
             if (exit != 0) {
                 throw new IllegalStateException(String.join(" ", command) + " exited with " + exit);
             }
             return printed;
         } finally {
             process.destroyForcibly();
+        }
+    }
+
+    /** Copies the program's stderr to ours; with one CPU per node, pins each worker as it is announced. */
+    private void pinWorkersAndEcho(Process process) {
+        try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(process.getErrorStream()))) {
+            String line;
+            while ((line = lines.readLine()) != null) {
+                System.err.println(line);
+                java.util.regex.Matcher worker = WORKER.matcher(line);
+                for (int cpu = 1; cpuPerNode && worker.find(); cpu++) {
+                    new ProcessBuilder("taskset", "-a", "-p", "-c", String.valueOf(cpu), worker.group(1))
+                            .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+                }
+            }
+        } catch (IOException e) {
+            System.err.println("stderr of the benchmarked program: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

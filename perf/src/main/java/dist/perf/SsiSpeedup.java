@@ -7,13 +7,15 @@ import java.util.List;
  * Speedup of the pi, ray tracer and SOR samples (default sizes) on 2 nodes over 1 node, in one run:
  * medians of whole-run wall times, and the same with each side's start (pi with one interval on as
  * many nodes: JVMs, coordinator, workers joining) subtracted, which is the speedup of the work.
- * Every run must print what the plain JVM prints.
+ * Every run must print what the plain JVM prints. This machine has 2 cores, which one node's threads
+ * already use, so {@code --cpu-per-node} emulates nodes of one CPU each (taskset: the home on CPU 0,
+ * worker k on CPU k): that is the speedup a cluster of such nodes would show.
  *
- * <p>usage: SsiSpeedup [--build DIR] [--repeats N] [--nodes N]
+ * <p>usage: SsiSpeedup [--build DIR] [--repeats N] [--nodes N] [--cpu-per-node]
  */
 public final class SsiSpeedup {
     private static final List<List<String>> SAMPLES = List.of(
-            List.of("samples.pi.Pi"), List.of("samples.raytrace.RayTracer"), List.of("samples.sor.Sor"));
+            List.of("samples.pi.Pi", "4", "400000000"), List.of("samples.raytrace.RayTracer"), List.of("samples.sor.Sor"));
     private static final List<String> STARTUP = List.of("samples.pi.Pi", "2", "2");
 
     private SsiSpeedup() {}
@@ -22,19 +24,21 @@ public final class SsiSpeedup {
         Path build = Path.of("build");
         int repeats = 3;
         int nodes = 2;
+        boolean cpuPerNode = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--build" -> build = Path.of(args[++i]);
                 case "--repeats" -> repeats = Integer.parseInt(args[++i]);
                 case "--nodes" -> nodes = Integer.parseInt(args[++i]);
+                case "--cpu-per-node" -> cpuPerNode = true;
                 case "-h", "--help" -> {
-                    System.out.println("usage: SsiSpeedup [--build DIR] [--repeats N] [--nodes N]");
+                    System.out.println("usage: SsiSpeedup [--build DIR] [--repeats N] [--nodes N] [--cpu-per-node]");
                     return;
                 }
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + " (try --help)");
             }
         }
-        SampleRuns runs = new SampleRuns(build);
+        SampleRuns runs = new SampleRuns(build, cpuPerNode);
         double startOne = runs.medianMillis(1, "samples.jar", STARTUP, repeats, null);
         double startMany = runs.medianMillis(nodes, "samples.jar", STARTUP, repeats, null);
         System.out.printf("start (pi, 2 intervals): 1 node %.0f ms, %d nodes %.0f ms%n", startOne, nodes, startMany);
