@@ -2,6 +2,7 @@ package dist.gos;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * At the home, the stand-in of one remote thread for the monitors of shared objects: it takes the
@@ -22,6 +23,8 @@ final class Delegate {
     }
 
     private final LinkedBlockingQueue<Command> commands = new LinkedBlockingQueue<>();
+    /** The remote thread was interrupted during a wait that this delegate may not have begun yet. */
+    private final AtomicBoolean interruptPending = new AtomicBoolean();
     private final Thread thread;
 
     Delegate(String remoteThreadName) {
@@ -34,8 +37,12 @@ final class Delegate {
         commands.add(command);
     }
 
-    /** The remote thread was interrupted while it waits: interrupt the wait here. */
+    /**
+     * The remote thread was interrupted while it waits: interrupt the wait here, or the next one if
+     * its command has not arrived yet (it is on its way: the remote thread is blocked in it).
+     */
     void interruptWait() {
+        interruptPending.set(true);
         thread.interrupt();
     }
 
@@ -113,11 +120,15 @@ final class Delegate {
     }
 
     /** Waits on the master; true when the wait ended by interruption. */
-    private static boolean waitOn(Object master, long timeoutMillis) {
+    private boolean waitOn(Object master, long timeoutMillis) {
+        if (interruptPending.getAndSet(false)) {
+            return true;
+        }
         try {
             master.wait(timeoutMillis);
             return false;
         } catch (InterruptedException e) {
+            interruptPending.set(false);
             return true;
         }
     }
@@ -127,7 +138,7 @@ final class Delegate {
             try {
                 return commands.take();
             } catch (InterruptedException e) {
-                // An interrupt meant for a wait that already ended: nothing to interrupt.
+                // Meant for a wait: interruptPending keeps it for that wait.
             }
         }
     }

@@ -189,17 +189,14 @@ final class HomeRuntime {
     @SuppressWarnings("deprecation")
     void interrupt(Thread thread) {
         Placed placed;
-        Delegate delegate;
         synchronized (this) {
             placed = placedByThread.get(thread);
-            delegate = delegates.get(thread.getId());
         }
         if (placed.ended) {
             return;
         }
-        if (delegate != null) {
-            delegate.interruptWait();
-        }
+        // The thread's node interrupts it; if it is in a wait on a shared object, it passes the
+        // interrupt on to its delegate here (only it knows whether the interrupt was consumed).
         endpoint.send(placed.node.getAddress(), NodeMessageType.SPACE_INTERRUPT_VALUE,
                 SpaceMessages.wrap(SpaceMessages.longBytes(thread.getId())));
     }

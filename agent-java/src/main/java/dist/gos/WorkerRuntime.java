@@ -282,6 +282,9 @@ final class WorkerRuntime {
             } catch (InterruptedException e) {
                 if (!passedOn) {
                     passedOn = true;
+                    if (op != Delegate.Op.WAIT) {
+                        continue; // only a wait is interruptible; the interrupt stays pending (below)
+                    }
                     endpoint.send(home.get(), NodeMessageType.SPACE_INTERRUPT_VALUE,
                             SpaceMessages.wrap(SpaceMessages.longBytes(threadId(currentThread()))));
                 }
@@ -290,6 +293,9 @@ final class WorkerRuntime {
             }
         }
         if (op != Delegate.Op.ENTER && op != Delegate.Op.WAIT) {
+            if (passedOn) {
+                Thread.currentThread().interrupt();
+            }
             return false;
         }
         boolean interrupted = space.receive(bytes, (reader, sequence) -> {
@@ -302,7 +308,7 @@ final class WorkerRuntime {
             }
         });
         if (passedOn && !interrupted) {
-            Thread.currentThread().interrupt(); // notified and interrupted at once: the interrupt stays pending
+            Thread.currentThread().interrupt(); // not a wait, or notified and interrupted at once: it stays pending
         }
         return interrupted;
     }
