@@ -242,7 +242,7 @@ public final class Membership implements AutoCloseable {
 
     /** Leaves the cluster politely; a coordinator that does not answer is not waited for long. */
     public void leave() {
-        heartbeats.shutdownNow();
+        stopHeartbeats();
         if (lost) {
             return;
         }
@@ -256,7 +256,20 @@ public final class Membership implements AutoCloseable {
 
     @Override
     public void close() {
-        heartbeats.shutdownNow();
+        stopHeartbeats();
+    }
+
+    /**
+     * Without interrupting a heartbeat being sent: the transport writes on the caller's thread, and
+     * an interrupt during a write closes the connection, which the leave that follows needs.
+     */
+    private void stopHeartbeats() {
+        heartbeats.shutdown();
+        try {
+            heartbeats.awaitTermination(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static String hostName() {
