@@ -43,7 +43,7 @@ final class Delegate {
      */
     void interruptWait() {
         interruptPending.set(true);
-        thread.interrupt();
+        InterruptGate.interrupt(thread);
     }
 
     private void serve() {
@@ -111,7 +111,9 @@ final class Delegate {
     /** Runs the command's work and replies with its result or its failure; true when it succeeded. */
     private static boolean answer(Command command, boolean interrupted) {
         try {
-            command.reply().complete(command.work().run(interrupted));
+            byte[] result = command.work().run(interrupted);
+            // Completing the reply sends it, on this thread.
+            InterruptGate.writing(() -> command.reply().complete(result));
             return true;
         } catch (RuntimeException e) {
             command.reply().completeExceptionally(e);

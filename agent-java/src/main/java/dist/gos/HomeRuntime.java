@@ -197,8 +197,8 @@ final class HomeRuntime {
         }
         // The thread's node interrupts it; if it is in a wait on a shared object, it passes the
         // interrupt on to its delegate here (only it knows whether the interrupt was consumed).
-        endpoint.send(placed.node.getAddress(), NodeMessageType.SPACE_INTERRUPT_VALUE,
-                SpaceMessages.wrap(SpaceMessages.longBytes(thread.getId())));
+        SpaceMessages.send(endpoint, placed.node.getAddress(), NodeMessageType.SPACE_INTERRUPT_VALUE,
+                SpaceMessages.longBytes(thread.getId()));
     }
 
     private SpaceMessage threadEnded(Inbound message) throws IOException {

@@ -247,7 +247,7 @@ public final class Hooks {
             h.interrupt(thread);
         } else {
             refuseOnWorker(thread, "interrupt");
-            thread.interrupt();
+            InterruptGate.interrupt(thread);
         }
     }
 

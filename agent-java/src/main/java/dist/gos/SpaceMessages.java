@@ -28,7 +28,7 @@ final class SpaceMessages {
     /** A request whose reply this thread waits for; an interrupt is kept for the caller to act on. */
     static byte[] call(Endpoint endpoint, String peer, int type, byte[] body, Duration timeout) {
         boolean interrupted = false;
-        var reply = endpoint.request(peer, type, wrap(body), timeout);
+        var reply = request(endpoint, peer, type, body, timeout);
         try {
             while (true) {
                 try {
@@ -45,6 +45,19 @@ final class SpaceMessages {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /** Sends a request (the caller then waits for the reply as it likes); see {@link InterruptGate}. */
+    static java.util.concurrent.CompletableFuture<Inbound> request(Endpoint endpoint, String peer, int type, byte[] body,
+                                                                   Duration timeout) {
+        return InterruptGate.writing(() -> endpoint.request(peer, type, wrap(body), timeout));
+    }
+
+    static void send(Endpoint endpoint, String peer, int type, byte[] body) {
+        InterruptGate.writing(() -> {
+            endpoint.send(peer, type, wrap(body));
+            return null;
+        });
     }
 
     static byte[] longBytes(long value) {

@@ -51,7 +51,7 @@ final class WorkerRuntime {
         endpoint.registerImmediate(NodeMessageType.SPACE_INTERRUPT_VALUE, m -> {
             Thread thread = running.get(SpaceMessages.longOf(SpaceMessages.bytes(m)));
             if (thread != null) {
-                thread.interrupt();
+                InterruptGate.interrupt(thread);
             }
             return SpaceMessages.wrap(new byte[0]);
         });
@@ -271,8 +271,8 @@ final class WorkerRuntime {
     private boolean monitor(Delegate.Op op, Object copy, long millis) {
         WireWriter writer = new WireWriter(space);
         monitorHeader(writer, op, copy, millis);
-        var reply = endpoint.request(home.get(), NodeMessageType.SPACE_MONITOR_VALUE,
-                SpaceMessages.wrap(writer.finish()), SpaceMessages.BLOCKING);
+        var reply = SpaceMessages.request(endpoint, home.get(), NodeMessageType.SPACE_MONITOR_VALUE, writer.finish(),
+                SpaceMessages.BLOCKING);
         boolean passedOn = false;
         byte[] bytes;
         while (true) {
@@ -285,8 +285,8 @@ final class WorkerRuntime {
                     if (op != Delegate.Op.WAIT) {
                         continue; // only a wait is interruptible; the interrupt stays pending (below)
                     }
-                    endpoint.send(home.get(), NodeMessageType.SPACE_INTERRUPT_VALUE,
-                            SpaceMessages.wrap(SpaceMessages.longBytes(threadId(currentThread()))));
+                    SpaceMessages.send(endpoint, home.get(), NodeMessageType.SPACE_INTERRUPT_VALUE,
+                            SpaceMessages.longBytes(threadId(currentThread())));
                 }
             } catch (java.util.concurrent.ExecutionException e) {
                 throw new IllegalStateException("dist: the home failed a monitor operation: " + e.getCause(), e.getCause());
@@ -339,7 +339,7 @@ final class WorkerRuntime {
             throw new UncheckedIOException(e);
         }
         try {
-            endpoint.send(home.get(), NodeMessageType.SPACE_STOP_VALUE, SpaceMessages.wrap(bytes.toByteArray()));
+            SpaceMessages.send(endpoint, home.get(), NodeMessageType.SPACE_STOP_VALUE, bytes.toByteArray());
         } catch (RuntimeException e) {
             // The home is gone already: the run is ending, and this worker with it.
         }
@@ -372,7 +372,7 @@ final class WorkerRuntime {
             message[0] = stream;
             System.arraycopy(b, off, message, 1, len);
             try {
-                endpoint.send(home.get(), NodeMessageType.SPACE_OUTPUT_VALUE, SpaceMessages.wrap(message));
+                SpaceMessages.send(endpoint, home.get(), NodeMessageType.SPACE_OUTPUT_VALUE, message);
             } catch (RuntimeException e) {
                 // The home is gone (the run is ending): this worker's own error stream is all there is.
                 ownError.write(b, off, len);
