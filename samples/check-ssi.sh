@@ -9,8 +9,11 @@ REPEATS=5
 MAINS=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --repeats) REPEATS="$2"; shift 2 ;;
+    --repeats)
+      [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || { echo "check-ssi: --repeats needs a positive whole number" >&2; exit 2; }
+      REPEATS="$2"; shift 2 ;;
     -h|--help) sed -n 2,5p "$0"; exit 0 ;;
+    -*) echo "check-ssi: unknown option '$1' (try --help)" >&2; exit 2 ;;
     *) MAINS+=("$1"); shift ;;
   esac
 done
@@ -21,7 +24,7 @@ JAR="$ROOT/build/samples.jar"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 for main in "${MAINS[@]}"; do
-  java -cp "$JAR" "$main" > "$WORK/expected"
+  java -cp "$JAR" "$main" > "$WORK/expected" || { echo "check-ssi: $main does not run on a plain JVM" >&2; exit 2; }
   for nodes in 1 2 4; do
     for run in $(seq "$REPEATS"); do
       start=$(date +%s%N)

@@ -3,6 +3,7 @@ package dist.perf;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What dist's rewriting costs a program that runs on one node: each sample under
@@ -31,20 +32,15 @@ public final class InstrumentationOverhead {
     private InstrumentationOverhead() {}
 
     public static void main(String[] args) throws Exception {
-        int repeats = 5;
-        Path build = Path.of("build");
+        BenchmarkOptions options = BenchmarkOptions.parse(args,
+                "usage: InstrumentationOverhead [--repeats N] [--build DIR] ['Main args' ...]\n"
+                        + "Runs each sample (default: all seven) plain and with dist at --nodes 1, N times each.",
+                Set.of("--repeats", "--build"), Set.of(), true);
+        int repeats = options.count("--repeats", 5);
+        Path build = Path.of(options.value("--build", "build"));
         List<List<String>> samples = new ArrayList<>();
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--repeats" -> repeats = Integer.parseInt(args[++i]);
-                case "--build" -> build = Path.of(args[++i]);
-                case "-h", "--help" -> {
-                    System.out.println("usage: InstrumentationOverhead [--repeats N] [--build DIR] ['Main args' ...]\n"
-                            + "Runs each sample (default: all seven) plain and with dist at --nodes 1, N times each.");
-                    return;
-                }
-                default -> samples.add(List.of(args[i].split(" ")));
-            }
+        for (String sample : options.rest()) {
+            samples.add(List.of(sample.split(" ")));
         }
         SampleRuns runs = new SampleRuns(build);
         double plainStart = runs.medianMillis(SampleRuns.PLAIN, SAMPLES_JAR, STARTUP, repeats, null);

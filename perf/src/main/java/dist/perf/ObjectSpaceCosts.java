@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The object space's unit costs against their floors, in one run (issue 3's targets in brackets):
@@ -26,19 +27,10 @@ public final class ObjectSpaceCosts {
     private ObjectSpaceCosts() {}
 
     public static void main(String[] args) throws Exception {
-        Path build = Path.of("build");
-        int repeats = 3;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--build" -> build = Path.of(args[++i]);
-                case "--repeats" -> repeats = Integer.parseInt(args[++i]);
-                case "-h", "--help" -> {
-                    System.out.println("usage: ObjectSpaceCosts [--build DIR] [--repeats N]");
-                    return;
-                }
-                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (try --help)");
-            }
-        }
+        BenchmarkOptions options = BenchmarkOptions.parse(args, "usage: ObjectSpaceCosts [--build DIR] [--repeats N]",
+                Set.of("--build", "--repeats"), Set.of(), false);
+        Path build = Path.of(options.value("--build", "build"));
+        int repeats = options.count("--repeats", 3);
         SampleRuns runs = new SampleRuns(build);
         for (int r = 1; r <= repeats; r++) {
             double raw = MpiPingPong.raw(false).latencyMicros();

@@ -2,6 +2,7 @@ package dist.perf;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Speedup of the pi, ray tracer and SOR samples (default sizes) on 2 nodes over 1 node, in one run:
@@ -21,23 +22,13 @@ public final class SsiSpeedup {
     private SsiSpeedup() {}
 
     public static void main(String[] args) throws Exception {
-        Path build = Path.of("build");
-        int repeats = 3;
-        int nodes = 2;
-        boolean cpuPerNode = false;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--build" -> build = Path.of(args[++i]);
-                case "--repeats" -> repeats = Integer.parseInt(args[++i]);
-                case "--nodes" -> nodes = Integer.parseInt(args[++i]);
-                case "--cpu-per-node" -> cpuPerNode = true;
-                case "-h", "--help" -> {
-                    System.out.println("usage: SsiSpeedup [--build DIR] [--repeats N] [--nodes N] [--cpu-per-node]");
-                    return;
-                }
-                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (try --help)");
-            }
-        }
+        BenchmarkOptions options = BenchmarkOptions.parse(args,
+                "usage: SsiSpeedup [--build DIR] [--repeats N] [--nodes N] [--cpu-per-node]",
+                Set.of("--build", "--repeats", "--nodes"), Set.of("--cpu-per-node"), false);
+        Path build = Path.of(options.value("--build", "build"));
+        int repeats = options.count("--repeats", 3);
+        int nodes = options.count("--nodes", 2);
+        boolean cpuPerNode = options.flag("--cpu-per-node");
         SampleRuns runs = new SampleRuns(build, cpuPerNode);
         double startOne = runs.medianMillis(1, "samples.jar", STARTUP, repeats, null);
         double startMany = runs.medianMillis(nodes, "samples.jar", STARTUP, repeats, null);

@@ -15,6 +15,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Set;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
@@ -38,21 +39,12 @@ public final class TransportRoundTrip {
             echoServer();
             return;
         }
-        int payload = 64;
-        int rounds = 7;
-        int perRound = 20_000;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--payload" -> payload = Integer.parseInt(args[++i]);
-                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
-                case "--per-round" -> perRound = Integer.parseInt(args[++i]);
-                case "-h", "--help" -> {
-                    System.out.println("usage: TransportRoundTrip [--payload BYTES] [--rounds N] [--per-round N]");
-                    return;
-                }
-                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (try --help)");
-            }
-        }
+        BenchmarkOptions options = BenchmarkOptions.parse(args,
+                "usage: TransportRoundTrip [--payload BYTES] [--rounds N] [--per-round N]",
+                Set.of("--payload", "--rounds", "--per-round"), Set.of(), false);
+        int payload = options.count("--payload", 64);
+        int rounds = options.count("--rounds", 7);
+        int perRound = options.count("--per-round", 20_000);
         run(payload, rounds, perRound);
     }
 
