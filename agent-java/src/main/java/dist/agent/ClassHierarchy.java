@@ -5,6 +5,8 @@ import java.io.InputStream;
 import dist.rewriter.FieldResolver;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.util.HashMap;
+import java.util.Map;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.FieldVisitor;
@@ -18,6 +20,7 @@ import org.objectweb.asm.Opcodes;
 final class ClassHierarchy implements FieldResolver {
     private static final int MAX_DEPTH = 64;
     private final ClassLoader loader;
+    private final Map<String, ClassReader> read = new HashMap<>();
 
     ClassHierarchy(ClassLoader loader) {
         this.loader = loader;
@@ -101,16 +104,20 @@ final class ClassHierarchy implements FieldResolver {
         }
     }
 
+    /** Class files read once per transformation: every field and call site of a class asks about the same owners. */
     private ClassReader read(String internalName) {
         if (loader == null) {
             return null;
         }
-        try (InputStream in = loader.getResourceAsStream(internalName + ".class")) {
-            return in == null ? null : new ClassReader(in);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
+        return read.computeIfAbsent(internalName, name -> {
+            try (InputStream in = loader.getResourceAsStream(name + ".class")) {
+                return in == null ? null : new ClassReader(in);
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
+        });
     }
+
 
     private static boolean isJdk(String internalName) {
         return internalName.startsWith("java/") || internalName.startsWith("javax/")

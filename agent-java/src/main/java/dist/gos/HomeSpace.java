@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The home's side of the object space: it holds the master of every shared object, array and
@@ -20,7 +21,8 @@ final class HomeSpace {
     private final Map<Long, Object> masters = new HashMap<>();
     private final Map<Object, Long> ids = new IdentityHashMap<>();
     private final Map<Object, Integer> identityHashes = new IdentityHashMap<>();
-    private final Map<Integer, View> views = new HashMap<>();
+    /** Read on every write to a shared master (markWritten): concurrent, so that needs no copy or lock. */
+    private final Map<Integer, View> views = new ConcurrentHashMap<>();
     private long lastId;
 
     /** What one worker has seen; every operation on it holds its monitor. */
@@ -139,18 +141,14 @@ final class HomeSpace {
     }
 
     private void markWritten(long id, int exceptNode) {
-        List<Map.Entry<Integer, View>> all;
-        synchronized (this) {
-            all = new ArrayList<>(views.entrySet());
-        }
-        for (Map.Entry<Integer, View> view : all) {
-            if (view.getKey() != exceptNode) {
-                view.getValue().tracking.written(id);
+        views.forEach((node, view) -> {
+            if (node != exceptNode) {
+                view.tracking.written(id);
             }
-        }
+        });
     }
 
-    private synchronized View view(int node) {
+    private View view(int node) {
         return views.computeIfAbsent(node, n -> new View());
     }
 

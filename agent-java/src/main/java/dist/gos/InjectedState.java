@@ -11,35 +11,13 @@ import java.lang.reflect.Field;
  */
 final class InjectedState {
     /** A master that copies exist of: read directly, but each write is reported ({@link Hooks#written}). */
-    static final int LOCAL = 0, VALID_COPY = 1, SHARED_MASTER = 2, NOT_FETCHED = -1;
+    static final int VALID_COPY = 1, SHARED_MASTER = 2, NOT_FETCHED = -1;
     private static final String OBJECT_STATE = "$dist$state";
     private static final String OBJECT_META = "$dist$meta";
     private static final String CLASS_STATE = "$dist$sstate";
 
-    private static final ClassValue<VarHandle> OBJECT = new ClassValue<>() {
-        @Override
-        protected VarHandle computeValue(Class<?> type) {
-            for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-                VarHandle found = find(c, OBJECT_STATE);
-                if (found != null) {
-                    return found;
-                }
-            }
-            throw new UnsharableException(type, "it was not rewritten by dist (no " + OBJECT_STATE + " field)");
-        }
-    };
-    private static final ClassValue<VarHandle> META = new ClassValue<>() {
-        @Override
-        protected VarHandle computeValue(Class<?> type) {
-            for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-                VarHandle found = find(c, OBJECT_META);
-                if (found != null) {
-                    return found;
-                }
-            }
-            throw new UnsharableException(type, "it was not rewritten by dist (no " + OBJECT_META + " field)");
-        }
-    };
+    private static final ClassValue<VarHandle> OBJECT = inHierarchy(OBJECT_STATE);
+    private static final ClassValue<VarHandle> META = inHierarchy(OBJECT_META);
     private static final ClassValue<VarHandle> CLASS = new ClassValue<>() {
         @Override
         protected VarHandle computeValue(Class<?> type) {
@@ -48,6 +26,22 @@ final class InjectedState {
     };
 
     private InjectedState() {}
+
+    /** The instance field {@code name} that the rewriter injected into the class or its root. */
+    private static ClassValue<VarHandle> inHierarchy(String name) {
+        return new ClassValue<>() {
+            @Override
+            protected VarHandle computeValue(Class<?> type) {
+                for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+                    VarHandle found = find(c, name);
+                    if (found != null) {
+                        return found;
+                    }
+                }
+                throw new UnsharableException(type, "it was not rewritten by dist (no " + name + " field)");
+            }
+        };
+    }
 
     static void setObject(Object object, int state) {
         OBJECT.get(object.getClass()).setVolatile(object, state);

@@ -177,6 +177,9 @@ final class WorkerRuntime {
      * arrived already. Enums and interfaces keep their own (see {@link Hooks#runClassInitializer}).
      */
     void fetchStatics(Class<?> type) {
+        if (space.installed(type)) {
+            return; // the common case (a static synchronized method's every call): no node lock
+        }
         coherently(() -> space.withLock(() -> {
             for (Class<?> c = type; c != null && !Slots.isJdk(c); c = c.getSuperclass()) {
                 if (!c.isEnum() && !c.isInterface() && !space.installed(c)) {
