@@ -22,12 +22,12 @@ int main(int argc, char **argv) {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     int small_trips = argc > 1 ? atoi(argv[1]) : 5000;
-    int large_trips = argc > 2 ? atoi(argv[2]) : 200;
+    int large_trips = argc > 2 ? atoi(argv[2]) : 500;
     int large = 1 << 20;
     char *buffer = calloc(large, 1);
-    bounce(rank, buffer, 1, small_trips / 4);
+    bounce(rank, buffer, 1, small_trips);
     double latency = bounce(rank, buffer, 1, small_trips);
-    bounce(rank, buffer, large, large_trips / 4);
+    bounce(rank, buffer, large, large_trips);
     double per_large = bounce(rank, buffer, large, large_trips);
     if (rank == 0) {
         printf("latency_us %.3f bandwidth_MBps %.3f\n", latency * 1e6, 2.0 * large / per_large / 1e6);

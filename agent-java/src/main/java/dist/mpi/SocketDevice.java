@@ -63,6 +63,8 @@ public final class SocketDevice implements Device {
         final ByteBuffer out = ByteBuffer.allocateDirect(BUFFER_BYTES);
         /** Bytes read and not yet handed on, between position and limit. */
         final ByteBuffer in = ByteBuffer.allocateDirect(BUFFER_BYTES).flip();
+        /** Set when the channel joins the selector (inside progress). */
+        SelectionKey key;
         /** -1 until the hello has said who the peer is. */
         int peer;
         /** Takes the payload of the frame being read; null between frames. */
@@ -108,10 +110,7 @@ public final class SocketDevice implements Device {
                 out.flip();
                 while (out.hasRemaining()) {
                     if (link.channel.write(out) == 0) {
-                        // The peer's buffer is full: receive meanwhile, so that a peer that is itself
-                        // blocked sending to this rank can go on. Nothing is written from inside
-                        // progress (acknowledgements wait for the messenger), so this frame stays whole.
-                        progress(BUSY_PEER_PAUSE_NANOS);
+                        awaitRoom(link);
                     }
                 }
                 out.clear();
@@ -163,28 +162,68 @@ public final class SocketDevice implements Device {
             return true;
         }
         try {
-            for (Link link; (link = toRegister.poll()) != null; ) {
-                link.channel.register(selector, SelectionKey.OP_READ, link);
-            }
-            if (timeoutNanos <= 0) {
-                selector.selectNow();
-            } else {
-                selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)));
-            }
-            for (SelectionKey key : selector.selectedKeys()) {
-                if (!key.isValid()) {
-                    continue;
-                }
-                if (key.isAcceptable()) {
-                    accept();
-                } else if (key.isReadable()) {
-                    read((Link) key.attachment(), key);
-                }
-            }
-            selector.selectedKeys().clear();
+            receive(timeoutNanos);
             return true;
         } finally {
             progressLock.unlock();
+        }
+    }
+
+    /**
+     * The peer's socket buffer is full: wait until it takes bytes again, receiving meanwhile, so
+     * that a peer that is itself blocked sending to this rank can go on. Nothing is written from
+     * inside progress (acknowledgements wait for the messenger), so the frame being sent stays whole.
+     * Waking on writability matters: a wait for input alone sleeps out its whole timeout while the
+     * peer drains the buffer without answering, which cost a millisecond per stall of a large message.
+     */
+    private void awaitRoom(Link link) throws IOException {
+        if (!progressLock.tryLock()) {
+            LockSupport.parkNanos(BUSY_PEER_PAUSE_NANOS); // the receiving thread's select does not wait for our room
+            return;
+        }
+        try {
+            registerNewLinks();
+            SelectionKey key = link.key;
+            if (key == null || !key.isValid()) {
+                throw new IOException("connection with rank " + link.peer + " is closed");
+            }
+            key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+            try {
+                receive(BUSY_PEER_PAUSE_NANOS);
+            } finally {
+                if (key.isValid()) {
+                    key.interestOps(SelectionKey.OP_READ);
+                }
+            }
+        } finally {
+            progressLock.unlock();
+        }
+    }
+
+    /** Selects and reads what arrived; the caller holds the progress lock. */
+    private void receive(long timeoutNanos) throws IOException {
+        registerNewLinks();
+        if (timeoutNanos <= 0) {
+            selector.selectNow();
+        } else {
+            selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)));
+        }
+        for (SelectionKey key : selector.selectedKeys()) {
+            if (!key.isValid()) {
+                continue;
+            }
+            if (key.isAcceptable()) {
+                accept();
+            } else if (key.isReadable()) {
+                read((Link) key.attachment(), key);
+            }
+        }
+        selector.selectedKeys().clear();
+    }
+
+    private void registerNewLinks() throws IOException {
+        for (Link link; (link = toRegister.poll()) != null; ) {
+            link.key = link.channel.register(selector, SelectionKey.OP_READ, link);
         }
     }
 
@@ -193,7 +232,8 @@ public final class SocketDevice implements Device {
         while ((channel = listener.accept()) != null) {
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             channel.configureBlocking(false);
-            channel.register(selector, SelectionKey.OP_READ, new Link(channel, -1));
+            Link link = new Link(channel, -1);
+            link.key = channel.register(selector, SelectionKey.OP_READ, link);
         }
     }
 

@@ -25,7 +25,9 @@ import java.util.regex.Pattern;
  * ({@code mpirun -np 2}, ranks as JVMs), a raw blocking NIO socket ping-pong between two JVMs (the
  * floor: from a {@code byte[]} as the MPI program holds its data, and from native memory), and
  * Open MPI's C ping-pong over TCP when its binary is given. Latency is the mean round
- * trip of a 1-byte message; bandwidth is 2 x 1 MiB per round trip.
+ * trip of a 1-byte message; bandwidth is 2 x 1 MiB per round trip. Every side times its round trips
+ * after as many untimed ones (steady state: dist's longer code path takes a few hundred large round
+ * trips to be compiled, the raw loop's a few).
  *
  * <p>usage: MpiPingPong [--repeats 3] [--openmpi PATH_TO_COMPILED_PINGPONG]
  */
@@ -33,7 +35,7 @@ public final class MpiPingPong {
     static final int SMALL = 1;
     static final int LARGE = 1 << 20;
     static final int SMALL_TRIPS = 5000;
-    static final int LARGE_TRIPS = 200;
+    static final int LARGE_TRIPS = 500;
     private static final Pattern RESULT = Pattern.compile("latency_us ([0-9.]+) bandwidth_MBps ([0-9.]+)");
 
     private MpiPingPong() {}
@@ -48,7 +50,7 @@ public final class MpiPingPong {
                 case "--repeats" -> repeats = Integer.parseInt(args[++i]);
                 case "--openmpi" -> openMpi = args[++i];
                 case "--raw-server" -> {
-                    rawServer();
+                    rawServer(Boolean.parseBoolean(args[++i]));
                     return;
                 }
                 case "-h", "--help" -> {
@@ -139,22 +141,24 @@ public final class MpiPingPong {
     // ---- raw socket ---------------------------------------------------------------------------
 
     /**
-     * A raw blocking ping-pong. {@code direct}: from native memory, the floor of the socket itself;
-     * otherwise from a {@code byte[]}, as a Java program holding its data in arrays (like an MPI
-     * buffer) would send it over a plain socket: the JDK copies it to native memory and back.
+     * A raw blocking ping-pong. {@code direct}: from native memory on both sides, the floor of the
+     * socket itself; otherwise from a {@code byte[]} on both sides, as two Java programs holding their
+     * data in arrays (like MPI buffers) would send it over a plain socket: the JDK copies it to native
+     * memory and back.
      */
     static Result raw(boolean direct) throws IOException, InterruptedException {
         Process server = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), MpiPingPong.class.getName(), "--raw-server")
+                "-cp", System.getProperty("java.class.path"), MpiPingPong.class.getName(), "--raw-server",
+                String.valueOf(direct))
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(server.getInputStream()))) {
             int port = Integer.parseInt(lines.readLine().trim());
             try (SocketChannel channel = SocketChannel.open(new InetSocketAddress("127.0.0.1", port))) {
                 channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 ByteBuffer buffer = direct ? ByteBuffer.allocateDirect(LARGE) : ByteBuffer.wrap(new byte[LARGE]);
-                bounce(channel, buffer, SMALL, SMALL_TRIPS / 4);
+                bounce(channel, buffer, SMALL, SMALL_TRIPS);
                 double latency = bounce(channel, buffer, SMALL, SMALL_TRIPS);
-                bounce(channel, buffer, LARGE, LARGE_TRIPS / 4);
+                bounce(channel, buffer, LARGE, LARGE_TRIPS);
                 double large = bounce(channel, buffer, LARGE, LARGE_TRIPS);
                 return new Result(latency * 1e6, 2.0 * LARGE / large / 1e6);
             }
@@ -182,16 +186,19 @@ public final class MpiPingPong {
         return (System.nanoTime() - start) / 1e9 / trips;
     }
 
-    /** Echoes whatever arrives, in the sizes the client uses (it knows them: small, then large). */
-    private static void rawServer() throws IOException {
+    /**
+     * Echoes whatever arrives, in the sizes the client uses (it knows them: small, then large), from
+     * the same kind of buffer as the client's.
+     */
+    private static void rawServer(boolean direct) throws IOException {
         try (ServerSocketChannel listener = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
             System.out.println(((InetSocketAddress) listener.getLocalAddress()).getPort());
             System.out.flush();
             try (SocketChannel channel = listener.accept()) {
                 channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                ByteBuffer buffer = ByteBuffer.allocateDirect(LARGE);
+                ByteBuffer buffer = direct ? ByteBuffer.allocateDirect(LARGE) : ByteBuffer.wrap(new byte[LARGE]);
                 int[] sizes = {SMALL, SMALL, LARGE, LARGE};
-                int[] trips = {SMALL_TRIPS / 4, SMALL_TRIPS, LARGE_TRIPS / 4, LARGE_TRIPS};
+                int[] trips = {SMALL_TRIPS, SMALL_TRIPS, LARGE_TRIPS, LARGE_TRIPS};
                 for (int phase = 0; phase < sizes.length; phase++) {
                     for (int i = 0; i < trips[phase]; i++) {
                         buffer.clear().limit(sizes[phase]);

@@ -12,9 +12,9 @@ public final class MpiPingPongRanks {
         int rank = MPI.COMM_WORLD.Rank();
         byte[] small = new byte[MpiPingPong.SMALL];
         byte[] large = new byte[MpiPingPong.LARGE];
-        bounce(rank, small, MpiPingPong.SMALL_TRIPS / 4);
+        bounce(rank, small, MpiPingPong.SMALL_TRIPS);
         double latency = bounce(rank, small, MpiPingPong.SMALL_TRIPS);
-        bounce(rank, large, MpiPingPong.LARGE_TRIPS / 4);
+        bounce(rank, large, MpiPingPong.LARGE_TRIPS);
         double perLarge = bounce(rank, large, MpiPingPong.LARGE_TRIPS);
         if (rank == 0) {
             System.out.printf("latency_us %.3f bandwidth_MBps %.3f%n", latency * 1e6, 2.0 * large.length / perLarge / 1e6);
