@@ -170,6 +170,7 @@ public final class PointToPoint {
         }
         equal(null, Request.Testany(receives), "testany before any send");
         equal(null, Request.Testall(receives), "testall before any send");
+        equal(0, Request.Testsome(receives).length, "testsome before any send");
         // the sender to this rank may send only now: it waits for this rank's word (tag 19)
         world.Send(new int[0], 0, 0, MPI.INT, previous, 19);
         world.Recv(new int[0], 0, 0, MPI.INT, next, 19);
@@ -181,6 +182,13 @@ public final class PointToPoint {
         world.Send(new int[] {rank}, 0, 1, MPI.INT, next, 20);
         Status[] some = Request.Waitsome(receives);
         that(some.length >= 1, "waitsome completes at least one");
+        Status[] tested;
+        do {
+            tested = Request.Testsome(receives); // polls until the last receive has arrived
+        } while (tested.length == 0 && !(receives[0].Is_null() && receives[1].Is_null() && receives[2].Is_null()));
+        for (Status status : tested) {
+            that(status.index >= 0 && status.index < 3, "testsome index " + status.index);
+        }
         Request.Waitall(receives);
         equal(previous + 100, in[1][0], "waitall payload 1");
         equal(previous, in[0][0], "waitall payload 0");
