@@ -6,12 +6,16 @@ package perfapp;
  * first) reads fields of shared objects (valid copies there), of its own objects, acquires (a
  * volatile read of a shared object, which refreshes the node from the home while a home thread
  * keeps changing that object), and takes an uncontended monitor of a shared object. Prints
- * "name value" lines. With --plain (no dist) only the local read is measured, as the baseline.
+ * "name value" lines. With --plain (no dist) only the read is measured, as the baseline. Read
+ * loops are timed {@link #ROUNDS} times (copies and own objects alternating) and the medians kept:
+ * a single loop's time varies by half from one JIT compilation to the next.
  */
 public final class SsiCosts {
     static final int OBJECTS = 1024;
     static final int READS = 100_000_000;
     static final int REMOTE_OPERATIONS = 2_000;
+    /** Read loops are timed this often, alternating copy and own object, and the medians compared. */
+    static final int ROUNDS = 5;
 
     static final class Cell {
         int value;
@@ -23,7 +27,11 @@ public final class SsiCosts {
     public static void main(String[] args) throws InterruptedException {
         Cell[] shared = cells();
         if (args.length > 0 && args[0].equals("--plain")) {
-            System.out.printf("plain_read_ns %.3f%n", readNanos(shared));
+            double[] plain = new double[ROUNDS];
+            for (int r = 0; r < ROUNDS; r++) {
+                plain[r] = readNanos(shared);
+            }
+            System.out.printf("plain_read_ns %.3f%n", median(plain));
             return;
         }
         boolean[] done = new boolean[1];
@@ -44,8 +52,15 @@ public final class SsiCosts {
         changer.start();
         double[] results = new double[4];
         Thread probe = new Thread(() -> {
-            results[0] = readNanos(shared);
-            results[1] = readNanos(cells());
+            Cell[] own = cells();
+            double[] copyReads = new double[ROUNDS];
+            double[] ownReads = new double[ROUNDS];
+            for (int r = 0; r < ROUNDS; r++) {
+                copyReads[r] = readNanos(shared);
+                ownReads[r] = readNanos(own);
+            }
+            results[0] = median(copyReads);
+            results[1] = median(ownReads);
             long sum = 0;
             long start = System.nanoTime();
             for (int i = 0; i < REMOTE_OPERATIONS; i++) {
@@ -71,6 +86,12 @@ public final class SsiCosts {
         changer.join();
         System.out.printf("copy_read_ns %.3f%nworker_local_read_ns %.3f%nrefresh_us %.1f%nmonitor_us %.1f%n",
                 results[0], results[1], results[2], results[3]);
+    }
+
+    static double median(double[] values) {
+        double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
     }
 
     static Cell[] cells() {

@@ -20,11 +20,11 @@ interface Holders {
     long share(Object holder, Twin[] stateNeeded);
 
     /**
-     * Creates and registers the local instance for a holder that a message carries and this node
-     * does not have; {@code identityHash} is the hash it has on the node that shared it, which
+     * Registers the local instance made for a holder that a message carries and this node did not
+     * have; {@code identityHash} is the hash it has on the node that shared it, which
      * {@code System.identityHashCode} must answer here too.
      */
-    Object create(long id, Kind kind, Class<?> type, int length, int identityHash);
+    void adopt(long id, Kind kind, Object instance, int identityHash);
 
     /** The identity hash of a holder as the whole cluster sees it. */
     int identityHash(Object holder);

@@ -62,15 +62,13 @@ final class HomeSpace {
         }
 
         @Override
-        public Object create(long id, Kind kind, Class<?> type, int length, int identityHash) {
-            Object instance = Instances.create(kind, type, length);
+        public void adopt(long id, Kind kind, Object instance, int identityHash) {
             synchronized (HomeSpace.this) {
                 masters.put(id, instance);
                 ids.put(instance, id);
                 identityHashes.put(instance, identityHash);
             }
             markShared(instance, id);
-            return instance;
         }
 
         @Override

@@ -18,12 +18,6 @@ public final class Hooks {
 
     // ---- objects and statics ----------------------------------------------------------------
 
-    /** A copy that was never fetched was used. Copies arrive with their state, so this is a bug. */
-    public static void fault(Object object) {
-        throw new IllegalStateException("dist: object of " + object.getClass().getName()
-                + " is marked as a copy without state; the run cannot go on coherently");
-    }
-
     /** A static field of {@code owner} was used where the statics are not valid. */
     public static void staticFault(Class<?> owner) {
         WorkerRuntime w = worker;

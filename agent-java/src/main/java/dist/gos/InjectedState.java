@@ -5,12 +5,13 @@ import java.lang.invoke.VarHandle;
 import java.lang.reflect.Field;
 
 /**
- * The coherence state the rewriter injects: {@code $dist$state} of an object (0 local or master,
- * 1 valid copy) and {@code $dist$sstate} of a class (0 valid here, -1 to be fetched from the home,
- * 1 fetched). The rewritten fast paths read these; only the object space writes them.
+ * The coherence state the rewriter injects: {@code $dist$state} of an object (0 local, 1 valid
+ * copy, 2 shared master; never negative: a copy arrives with its state, so reads do not check it)
+ * and {@code $dist$sstate} of a class (0 valid here, -1 to be fetched from the home, 1 fetched).
+ * The rewritten write and static paths read these; only the object space writes them.
  */
 final class InjectedState {
-    /** A master that copies exist of: read directly, but each write is reported ({@link Hooks#written}). */
+    /** SHARED_MASTER: a master that copies exist of, whose writes are reported ({@link Hooks#written}). */
     static final int VALID_COPY = 1, SHARED_MASTER = 2, NOT_FETCHED = -1;
     private static final String OBJECT_STATE = "$dist$state";
     private static final String OBJECT_META = "$dist$meta";

@@ -98,15 +98,13 @@ final class WorkerSpace implements Holders {
     }
 
     @Override
-    public synchronized Object create(long id, Kind kind, Class<?> type, int length, int identityHash) {
-        Object instance = Instances.create(kind, type, length);
+    public synchronized void adopt(long id, Kind kind, Object instance, int identityHash) {
         ids.put(instance, id);
         if (kind != Kind.STATICS) {
             identityHashes.put(instance, identityHash);
         }
         // Registered without a twin until its state is installed (under the node lock).
         copies.put(id, new Copy(instance, null, -1));
-        return instance;
     }
 
     /**

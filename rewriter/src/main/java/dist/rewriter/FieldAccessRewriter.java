@@ -16,10 +16,15 @@ import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.MethodNode;
 
 /**
- * Routes every field access on an application class through a synthetic static helper of the
- * calling class, which first lets the runtime fetch a copy that is not valid here
- * ({@code HOOK.fault(o)} / {@code HOOK.staticFault(C.class)}) or, for volatile fields, brackets the
- * access with the runtime's acquire/release hooks. One helper per (owner, field, access kind).
+ * Routes field accesses on an application class through a synthetic static helper of the calling
+ * class: a static access first lets the runtime fetch statics that are not valid here
+ * ({@code HOOK.staticFault(C.class)}); a write to a shared object or class reports itself
+ * ({@code HOOK.written}); a volatile access is bracketed by the runtime's acquire/release hooks. One
+ * helper per (owner, field, access kind).
+ *
+ * <p>A read of an instance field that is not volatile stays a plain {@code getfield}: an object's copy
+ * always arrives with its state and is refreshed in place at acquires, so there is nothing to check,
+ * and the read costs what it costs on one JVM.
  *
  * <p>The helper takes the same operands and leaves the same result as the instruction it replaces,
  * so the frames of the calling method stay valid as they are. Accesses left direct: writes to
@@ -127,6 +132,7 @@ final class FieldAccessRewriter extends ClassVisitor {
             Kind directBecause = isStatic && isClassInitializer && owner.equals(className) ? Kind.DIRECT_OWN_CLASS_INITIALIZER
                     : writesUninitializedThis ? Kind.DIRECT_UNINITIALIZED_THIS
                     : cannotHoldHelpers() ? Kind.DIRECT_OLD_INTERFACE
+                    : isPlainInstanceRead(opcode, owner, name, descriptor) ? Kind.DIRECT_INSTANCE_READ
                     : null;
             if (directBecause != null) {
                 counts.add(directBecause);
@@ -136,7 +142,7 @@ final class FieldAccessRewriter extends ClassVisitor {
             AccessHelper helper = helperFor(opcode, owner, name, descriptor);
             super.visitMethodInsn(Opcodes.INVOKESTATIC, className, helper.name(), helper.descriptor(), isInterface);
             counts.add(switch (opcode) {
-                case Opcodes.GETFIELD -> Kind.FIELD_READ;
+                case Opcodes.GETFIELD -> Kind.VOLATILE_FIELD_READ;
                 case Opcodes.PUTFIELD -> Kind.FIELD_WRITE;
                 case Opcodes.GETSTATIC -> Kind.STATIC_READ;
                 default -> Kind.STATIC_WRITE;
@@ -165,6 +171,10 @@ final class FieldAccessRewriter extends ClassVisitor {
         return isInterface && majorVersion < Opcodes.V1_8;
     }
 
+    private boolean isPlainInstanceRead(int opcode, String owner, String name, String descriptor) {
+        return opcode == Opcodes.GETFIELD && !fieldResolver.isVolatile(owner, name, descriptor);
+    }
+
     /**
      * A field handle constant (records' equals/hashCode/toString get their fields through such handles
      * passed to ObjectMethods) becomes a handle to the helper, which has the same type.
@@ -180,7 +190,7 @@ final class FieldAccessRewriter extends ClassVisitor {
             case Opcodes.H_PUTSTATIC -> Opcodes.PUTSTATIC;
             default -> 0;
         };
-        if (opcode == 0) {
+        if (opcode == 0 || isPlainInstanceRead(opcode, handle.getOwner(), handle.getName(), handle.getDesc())) {
             return constant;
         }
         AccessHelper helper = helperFor(opcode, handle.getOwner(), handle.getName(), handle.getDesc());
@@ -221,7 +231,9 @@ final class FieldAccessRewriter extends ClassVisitor {
                 method.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, "afterVolatileWrite", "(Ljava/lang/Object;)V", false);
             }
         } else {
-            faultIfNotValid(method, helper);
+            if (helper.isStatic()) {
+                faultIfStaticsNotValid(method, helper);
+            }
             access(method, helper);
             if (!helper.isRead() && !helper.ownerIsInterface()) {
                 reportWriteToShared(method, helper);
@@ -253,26 +265,17 @@ final class FieldAccessRewriter extends ClassVisitor {
         method.visitFieldInsn(helper.opcode(), helper.owner(), helper.field(), helper.fieldDescriptor());
     }
 
-    private void faultIfNotValid(MethodVisitor method, AccessHelper helper) {
-        if (helper.ownerIsInterface()) {
+    private void faultIfStaticsNotValid(MethodVisitor method, AccessHelper helper) {
+        if (helper.ownerIsInterface()) { // no state field to look at: the runtime decides every time
             pushTarget(method, helper);
             method.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, "staticFault", "(Ljava/lang/Class;)V", false);
             return;
         }
         Label valid = new Label();
-        if (helper.isStatic()) {
-            method.visitFieldInsn(Opcodes.GETSTATIC, helper.owner(), ObjectStateInjector.STATIC_STATE, "I");
-        } else {
-            method.visitVarInsn(Opcodes.ALOAD, 0);
-            method.visitFieldInsn(Opcodes.GETFIELD, helper.owner(), ObjectStateInjector.STATE, "I");
-        }
+        method.visitFieldInsn(Opcodes.GETSTATIC, helper.owner(), ObjectStateInjector.STATIC_STATE, "I");
         method.visitJumpInsn(Opcodes.IFGE, valid);
         pushTarget(method, helper);
-        if (helper.isStatic()) {
-            method.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, "staticFault", "(Ljava/lang/Class;)V", false);
-        } else {
-            method.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, "fault", "(Ljava/lang/Object;)V", false);
-        }
+        method.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, "staticFault", "(Ljava/lang/Class;)V", false);
         method.visitLabel(valid);
         if (majorVersion >= Opcodes.V1_6) {
             Object[] locals = helper.parameters().stream().map(FieldAccessRewriter::frameType).toArray();

@@ -39,7 +39,8 @@ public final class RewriteCounts {
         FINAL_REMOVED(true),
         /** {@code hashCode()} delegating to the hook's identity hash added. */
         HASH_CODE_ADDED(true),
-        FIELD_READ(true),
+        /** A read of a volatile instance field (the others stay direct). */
+        VOLATILE_FIELD_READ(true),
         FIELD_WRITE(true),
         STATIC_READ(true),
         STATIC_WRITE(true),
@@ -57,7 +58,9 @@ public final class RewriteCounts {
         /** A class initializer's access to its own class's static fields. */
         DIRECT_OWN_CLASS_INITIALIZER(false),
         /** An access in an interface older than Java 8, which cannot hold a static helper. */
-        DIRECT_OLD_INTERFACE(false);
+        DIRECT_OLD_INTERFACE(false),
+        /** A read of an instance field that is not volatile: a copy always holds its object's state. */
+        DIRECT_INSTANCE_READ(false);
 
 
         private final boolean changesClass;

@@ -23,6 +23,7 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +37,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Handle;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
@@ -142,6 +144,11 @@ class ObjectSpaceRewriterTest {
 
             public int sum() {
                 return baseValue + own;
+            }
+
+            public void bump() {
+                baseValue++;
+                own++;
             }
         }
 
@@ -375,31 +382,31 @@ class ObjectSpaceRewriterTest {
     }
 
     @Test
-    void instanceFieldAccessesFaultOnlyWhenTheCopyIsNotValid() throws Exception {
+    void instanceReadsStayDirectAndWritesToSharedObjectsReportThemselves() throws Exception {
         RewritingLoader loader = new RewritingLoader();
         Object counter = newInstance(loader.subject(Subjects.Counter.class));
         Result result = loader.result(counter.getClass());
-        assertEquals(3, result.count(Kind.FIELD_READ));
+        assertEquals(3, result.count(Kind.DIRECT_INSTANCE_READ), "count twice, label once");
+        assertEquals(0, result.count(Kind.VOLATILE_FIELD_READ));
         assertEquals(3, result.count(Kind.FIELD_WRITE), "the constructor's write after super() included");
-        assertEquals(4, result.count(Kind.ACCESS_HELPER));
+        assertEquals(2, result.count(Kind.ACCESS_HELPER), "one writer per field");
         assertEquals(1, result.count(Kind.OBJECT_STATE_FIELDS));
+        assertTrue(Arrays.stream(counter.getClass().getDeclaredMethods()).noneMatch(m -> m.getName().startsWith("$dist$get")),
+                "no read helpers");
 
         assertEquals(1, call(counter, "increment"));
-        assertEquals(List.of(), RecordingHook.calls("fault"));
         assertEquals(List.of(), RecordingHook.calls("written"), "a local object's writes are not reported");
 
-        setState(counter, -1);
+        setState(counter, 1); // a valid copy: reads as they are, each write reported after the store
         assertEquals(2, call(counter, "increment"));
         call(counter, "relabel", "moved");
         assertEquals("moved", call(counter, "label"));
-        assertEquals(List.of("fault Counter", "fault Counter", "fault Counter", "fault Counter", "fault Counter"),
-                RecordingHook.calls("fault"));
+        assertEquals(List.of("written Counter", "written Counter"), RecordingHook.calls("written"));
         RecordingHook.targets().forEach(target -> assertSame(counter, target));
 
         RecordingHook.reset();
-        setState(counter, 1); // a valid copy: no fault, but each write is reported (after the store)
+        setState(counter, 2); // a shared master: the same
         assertEquals(3, call(counter, "increment"));
-        assertEquals(List.of(), RecordingHook.calls("fault"));
         assertEquals(List.of("written Counter"), RecordingHook.calls("written"));
     }
 
@@ -408,11 +415,10 @@ class ObjectSpaceRewriterTest {
         RewritingLoader loader = new RewritingLoader();
         Object wide = newInstance(loader.subject(Subjects.Wide.class));
         assertEquals((1L << 40) + 3, call(wide, "addBig", 3L));
-        setState(wide, -1);
+        setState(wide, 1);
         assertEquals((1L << 40) + 3 + (1L << 35), call(wide, "addBig", 1L << 35));
         assertEquals(3.75, call(wide, "scale", 2.5));
-        assertEquals(6, RecordingHook.calls("fault").size(), "read, write and read again in each method");
-        RecordingHook.calls("fault").forEach(call -> assertEquals("fault Wide", call));
+        assertEquals(List.of("written Wide", "written Wide"), RecordingHook.calls("written"));
     }
 
     @Test
@@ -420,8 +426,8 @@ class ObjectSpaceRewriterTest {
         RewritingLoader loader = new RewritingLoader();
         Class<?> type = loader.subject(Subjects.Volatiles.class);
         Object volatiles = newInstance(type);
-        setState(volatiles, -1);
-        String[] hooks = {"fault", "staticFault", "beforeVolatileRead", "afterVolatileRead", "beforeVolatileWrite", "afterVolatileWrite"};
+        setState(volatiles, 1);
+        String[] hooks = {"written", "staticFault", "beforeVolatileRead", "afterVolatileRead", "beforeVolatileWrite", "afterVolatileWrite"};
 
         assertEquals(1, call(volatiles, "bump"));
         assertEquals(List.of("beforeVolatileRead Volatiles", "afterVolatileRead",
@@ -488,7 +494,7 @@ class ObjectSpaceRewriterTest {
     }
 
     @Test
-    void inheritedFieldsAreGuardedByTheRootsState() throws Exception {
+    void inheritedFieldsAreReportedByTheRootsState() throws Exception {
         RewritingLoader loader = new RewritingLoader();
         Class<?> derivedType = loader.subject(Subjects.Derived.class);
         Object derived = newInstance(derivedType);
@@ -498,9 +504,12 @@ class ObjectSpaceRewriterTest {
         assertThrows(NoSuchFieldException.class, () -> derivedType.getDeclaredField("$dist$state"));
         assertNotNull(derivedType.getDeclaredField("$dist$sstate"), "every class has its own statics");
 
-        setState(derived, -1);
+        setState(derived, 1);
         assertEquals(7, call(derived, "sum"));
-        assertEquals(List.of("fault Derived", "fault Derived"), RecordingHook.calls("fault"));
+        call(derived, "bump");
+        assertEquals(9, call(derived, "sum"));
+        assertEquals(List.of("written Derived", "written Derived"), RecordingHook.calls("written"),
+                "the inherited field and the own one");
     }
 
     @Test
@@ -510,12 +519,8 @@ class ObjectSpaceRewriterTest {
         Object inner = call(outer, "inner");
         Result result = loader.result(inner.getClass());
         assertEquals(1, result.count(Kind.DIRECT_UNINITIALIZED_THIS), "this$0 is written before super()");
-        assertEquals(2, result.count(Kind.FIELD_READ), "this$0 and Outer.secret");
-
+        assertEquals(2, result.count(Kind.DIRECT_INSTANCE_READ), "this$0 and Outer.secret");
         assertEquals(42, call(inner, "reveal"));
-        setState(outer, -1);
-        assertEquals(42, call(inner, "reveal"));
-        assertEquals(List.of("fault Outer"), RecordingHook.calls("fault"));
     }
 
     /** A constructor that branches before super() (as Java 25 constructor prologues may), without frames before Java 6. */
@@ -644,6 +649,28 @@ class ObjectSpaceRewriterTest {
     }
 
     @Test
+    void fieldHandleConstantsOfStaticsGoThroughTheHelpers() throws Exception {
+        String name = SUBJECTS + "$StaticHandle";
+        ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+        writer.visit(Opcodes.V11, Opcodes.ACC_PUBLIC, name, null, "java/lang/Object", null);
+        MethodVisitor read = writer.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "read", "()Ljava/lang/String;", null, null);
+        read.visitCode();
+        read.visitLdcInsn(new Handle(Opcodes.H_GETSTATIC, SUBJECTS + "$Statics", "name", "Ljava/lang/String;", false));
+        read.visitMethodInsn(Opcodes.INVOKEVIRTUAL, "java/lang/invoke/MethodHandle", "invokeExact", "()Ljava/lang/String;", false);
+        read.visitInsn(Opcodes.ARETURN);
+        read.visitMaxs(0, 0);
+        read.visitEnd();
+        writer.visitEnd();
+
+        RewritingLoader loader = new RewritingLoader();
+        Class<?> type = loader.generated(name, writer.toByteArray());
+        assertEquals(1, loader.result(type).count(Kind.FIELD_HANDLE));
+        setStaticState(loader.subject(Subjects.Statics.class), -1);
+        assertEquals("statics", call(type, "read"));
+        assertEquals(List.of("staticFault Statics.class"), RecordingHook.calls("staticFault"));
+    }
+
+    @Test
     void finalIsRemovedExceptFromStaticConstants() throws Exception {
         RewritingLoader loader = new RewritingLoader();
         Class<?> type = loader.subject(Subjects.Sealed.class);
@@ -742,13 +769,14 @@ class ObjectSpaceRewriterTest {
         x.setInt(point, 10);
         assertEquals(12, call(point, "sum"));
 
-        assertEquals(6, loader.result(pointType).count(Kind.FIELD_HANDLE), "x and y for equals, hashCode and toString");
-        assertEquals(4, loader.result(pointType).count(Kind.ACCESS_HELPER), "get and put of x and y: the handles share the getters");
+        assertEquals(0, loader.result(pointType).count(Kind.FIELD_HANDLE),
+                "equals, hashCode and toString read x and y through their own getfield handles");
+        assertEquals(2, loader.result(pointType).count(Kind.ACCESS_HELPER), "the constructor's puts of x and y");
 
-        setState(point, -1);
+        setState(point, 1);
         assertEquals(10, call(point, "x"));
         assertEquals("Point[x=10, y=2]", point.toString());
-        assertEquals(List.of("fault Point", "fault Point", "fault Point"), RecordingHook.calls("fault"));
+        assertEquals(List.of(), RecordingHook.calls("written", "staticFault"));
     }
 
     private static final String PROGRAM = """

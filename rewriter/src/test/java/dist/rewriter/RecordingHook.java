@@ -47,10 +47,6 @@ public final class RecordingHook {
         calls.add(hook + " " + (target instanceof Class<?> type ? type.getSimpleName() + ".class" : target.getClass().getSimpleName()));
     }
 
-    public static void fault(Object object) {
-        record("fault", object);
-    }
-
     public static void written(Object target) {
         record("written", target);
     }
