@@ -90,15 +90,26 @@ final class SampleRuns {
             throws IOException, InterruptedException {
         double[] millis = new double[repeats];
         for (int i = 0; i < repeats; i++) {
-            long start = System.nanoTime();
-            String printed = output(nodes, jar, program);
-            millis[i] = (System.nanoTime() - start) / 1e6;
-            if (expected != null && !printed.equals(expected)) {
-                throw new IllegalStateException(program.get(0) + " on " + nodes + " node(s) printed\n" + printed
-                        + "where the plain JVM printed\n" + expected);
-            }
+            millis[i] = millis(nodes, jar, program, expected);
         }
-        Arrays.sort(millis);
-        return millis[repeats / 2];
+        return median(millis);
+    }
+
+    /** The wall time in milliseconds of one run, which must print {@code expected} (when given). */
+    double millis(int nodes, String jar, List<String> program, String expected) throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        String printed = output(nodes, jar, program);
+        double millis = (System.nanoTime() - start) / 1e6;
+        if (expected != null && !printed.equals(expected)) {
+            throw new IllegalStateException(program.get(0) + " on " + nodes + " node(s) printed\n" + printed
+                    + "where the plain JVM printed\n" + expected);
+        }
+        return millis;
+    }
+
+    static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
     }
 }
