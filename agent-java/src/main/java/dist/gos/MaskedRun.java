@@ -73,6 +73,49 @@ final class MaskedRun {
         }
     }
 
+    /**
+     * This run without the elements whose stamp (see {@link Twin#refresh}) is above {@code sequence}:
+     * itself when there are none, null when nothing is left.
+     */
+    MaskedRun notStampedAfter(long[] stamps, int from, long sequence) {
+        long[] kept = null;
+        for (int i = nextSet(mask, 0); i >= 0; i = nextSet(mask, i + 1)) {
+            if (stamps[from + i] > sequence) {
+                if (kept == null) {
+                    kept = mask.clone();
+                }
+                kept[i >>> 6] &= ~(1L << i);
+            }
+        }
+        if (kept == null) {
+            return this;
+        }
+        int count = 0;
+        for (long word : kept) {
+            count += Long.bitCount(word);
+        }
+        if (count == 0) {
+            return null;
+        }
+        Elements elements = Elements.of(values);
+        Object keptValues = java.lang.reflect.Array.newInstance(values.getClass().getComponentType(), count);
+        int next = 0;
+        int taken = 0;
+        for (int i = nextSet(mask, 0); i >= 0; i = nextSet(mask, i + 1), next++) {
+            if ((kept[i >>> 6] & (1L << i)) != 0) {
+                elements.copy(values, next, keptValues, taken++);
+            }
+        }
+        return new MaskedRun(length, kept, keptValues);
+    }
+
+    /** Records {@code sequence} as the latest to have set each element of this run. */
+    void stamp(long[] stamps, int from, long sequence) {
+        for (int i = nextSet(mask, 0); i >= 0; i = nextSet(mask, i + 1)) {
+            stamps[from + i] = Math.max(stamps[from + i], sequence);
+        }
+    }
+
     void write(DataOutputStream out) throws IOException {
         out.writeInt(length);
         for (long word : mask) {

@@ -50,8 +50,17 @@ abstract class Twin {
      */
     abstract List<Change> changes(Object holder);
 
-    /** A copy takes the home's newer values, except where it was written here since it last agreed. */
-    abstract void refresh(Object copy, List<Change> fromHome);
+    /**
+     * A copy takes the values of the home's message {@code sequence}, except where it was written
+     * here since it last agreed, and except slots that a later message or release already set: the
+     * home numbers its messages to a worker and that worker's releases in one sequence, and two
+     * threads' replies can be applied in either order (a whole copy cannot be skipped instead: the
+     * home counts the message's other slots as seen).
+     */
+    abstract void refresh(Object copy, List<Change> fromHome, long sequence);
+
+    /** This side's release of {@code changes} was numbered {@code sequence}: an older home message must not undo it. */
+    abstract void released(List<Change> changes, long sequence);
 
     /**
      * The home takes a worker's writes into the master, volatile fields last, so a thread that sees
@@ -62,6 +71,8 @@ abstract class Twin {
     private static final class SlotTwin extends Twin {
         private final Slots slots;
         private final Object[] agreed;
+        /** Per slot, the sequence number of the message or release that last set it (copies only). */
+        private long[] stamps;
 
         SlotTwin(Object holder) {
             this.slots = Slots.of(holder);
@@ -95,12 +106,32 @@ abstract class Twin {
         }
 
         @Override
-        synchronized void refresh(Object copy, List<Change> fromHome) {
+        synchronized void refresh(Object copy, List<Change> fromHome, long sequence) {
+            long[] stamps = stamps();
             for (Change change : fromHome) {
                 int slot = change.slot();
+                if (stamps[slot] > sequence) {
+                    continue;
+                }
                 slots.compareAndSet(copy, slot, agreed[slot], change.value());
                 agreed[slot] = change.value();
+                stamps[slot] = sequence;
             }
+        }
+
+        @Override
+        synchronized void released(List<Change> changes, long sequence) {
+            long[] stamps = stamps();
+            for (Change change : changes) {
+                stamps[change.slot()] = Math.max(stamps[change.slot()], sequence);
+            }
+        }
+
+        private long[] stamps() {
+            if (stamps == null) {
+                stamps = new long[agreed.length];
+            }
+            return stamps;
         }
 
         @Override
@@ -124,6 +155,8 @@ abstract class Twin {
     private static final class ArrayTwin extends Twin {
         private final Object agreed;
         private final int length;
+        /** Per element, the sequence number of the message or release that last set it (copies only). */
+        private long[] stamps;
 
         ArrayTwin(Object holder) {
             this.length = java.lang.reflect.Array.getLength(holder);
@@ -158,13 +191,32 @@ abstract class Twin {
         }
 
         @Override
-        synchronized void refresh(Object copy, List<Change> fromHome) {
+        synchronized void refresh(Object copy, List<Change> fromHome, long sequence) {
+            long[] stamps = stamps();
             for (Change change : fromHome) {
-                MaskedRun run = (MaskedRun) change.value();
-                run.refresh(copy, agreed, change.slot());
-                run.applyTo(agreed, change.slot());
+                MaskedRun run = ((MaskedRun) change.value()).notStampedAfter(stamps, change.slot(), sequence);
+                if (run != null) {
+                    run.refresh(copy, agreed, change.slot());
+                    run.applyTo(agreed, change.slot());
+                    run.stamp(stamps, change.slot(), sequence);
+                }
             }
             VarHandle.releaseFence();
+        }
+
+        @Override
+        synchronized void released(List<Change> changes, long sequence) {
+            long[] stamps = stamps();
+            for (Change change : changes) {
+                ((MaskedRun) change.value()).stamp(stamps, change.slot(), sequence);
+            }
+        }
+
+        private long[] stamps() {
+            if (stamps == null) {
+                stamps = new long[length];
+            }
+            return stamps;
         }
 
         @Override

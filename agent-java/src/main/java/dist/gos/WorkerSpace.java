@@ -11,25 +11,16 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * A worker's side of the object space: copies of the home's shared things, each with its twin and
- * the sequence number of the last home message that touched it. Releases, and the application of
- * what the home sends, hold one lock per node, so a reply computed before a release is never
- * applied over it. The worker's own objects become shared when a release makes them reachable from
+ * A worker's side of the object space: copies of the home's shared things, each with its twin,
+ * which also records per slot the sequence number of the last home message or release that set it
+ * (so a reply computed before a release, or before another reply, never undoes it). Releases, and
+ * the application of what the home sends, hold one lock per node, so that a release is numbered
+ * before any later reply is applied. The worker's own objects become shared when a release makes them reachable from
  * shared data: they are pushed home and from then on are copies like the others.
  */
 final class WorkerSpace implements Holders {
-    /** A copy's bookkeeping. */
-    private static final class Copy {
-        final Object holder;
-        final Twin twin;
-        long sequence;
-
-        Copy(Object holder, Twin twin, long sequence) {
-            this.holder = holder;
-            this.twin = twin;
-            this.sequence = sequence;
-        }
-    }
+    /** A copy's bookkeeping; the twin is null while the copy's state is on its way. */
+    private record Copy(Object holder, Twin twin) {}
 
     private final int nodeId;
     private final ClassLoader loader;
@@ -66,7 +57,7 @@ final class WorkerSpace implements Holders {
     @Override
     public synchronized Object byId(long id) {
         Copy copy = copies.get(id);
-        return copy == null ? null : copy.holder;
+        return copy == null ? null : copy.holder();
     }
 
     @Override
@@ -85,7 +76,7 @@ final class WorkerSpace implements Holders {
             }
         }
         Twin twin = Twin.of(holder);
-        Copy copy = new Copy(holder, twin, 0);
+        Copy copy = new Copy(holder, twin);
         long id;
         synchronized (this) {
             id = ((long) nodeId << 40) | ++lastId;
@@ -104,7 +95,7 @@ final class WorkerSpace implements Holders {
             identityHashes.put(instance, identityHash);
         }
         // Registered without a twin until its state is installed (under the node lock).
-        copies.put(id, new Copy(instance, null, -1));
+        copies.put(id, new Copy(instance, null));
     }
 
     /**
@@ -117,7 +108,7 @@ final class WorkerSpace implements Holders {
             WireReader reader = new WireReader(this, loader, message);
             long sequence = WireFormat.sequence(reader);
             for (Arrived arrived : reader.arrived()) {
-                install(arrived, sequence);
+                install(arrived);
             }
             return rest.apply(reader, sequence);
         } finally {
@@ -137,7 +128,7 @@ final class WorkerSpace implements Holders {
     /** Whether the holder's state has arrived here (not merely been named). */
     synchronized boolean installed(Object holder) {
         Long id = ids.get(holder);
-        return id != null && copies.get(id).twin != null;
+        return id != null && copies.get(id).twin() != null;
     }
 
     /** The changes part of a home message, applied where they are newer than what the copy has. */
@@ -147,20 +138,17 @@ final class WorkerSpace implements Holders {
             synchronized (this) {
                 copy = copies.get(id);
             }
-            if (copy == null || copy.twin == null) {
+            if (copy == null || copy.twin() == null) {
                 throw new IllegalStateException("the home sent changes of object " + Long.toHexString(id)
                         + ", which this worker does not hold");
             }
-            if (copy.sequence <= sequence) {
-                copy.twin.refresh(copy.holder, changes);
-                copy.sequence = sequence;
-            }
+            copy.twin().refresh(copy.holder(), changes, sequence);
         });
     }
 
-    private void install(Arrived arrived, long sequence) {
+    private void install(Arrived arrived) {
         Object holder = arrived.holder();
-        Copy copy = new Copy(holder, Twin.install(holder, arrived.values()), sequence);
+        Copy copy = new Copy(holder, Twin.install(holder, arrived.values()));
         synchronized (this) {
             copies.put(arrived.id(), copy);
         }
@@ -169,7 +157,7 @@ final class WorkerSpace implements Holders {
 
     /** From now on the rewritten code treats the holder as a copy, and its writes report themselves. */
     private void becameCopy(Copy copy) {
-        Object holder = copy.holder;
+        Object holder = copy.holder();
         if (holder instanceof Class<?> type) {
             InjectedState.setClass(type, InjectedState.VALID_COPY);
         } else if (!holder.getClass().isArray()) {
@@ -211,24 +199,21 @@ final class WorkerSpace implements Holders {
             List<WireFormat.Group> groups = new ArrayList<>();
             List<Copy> changed = new ArrayList<>();
             for (Copy copy : all) {
-                if (copy.twin == null) {
+                if (copy.twin() == null) {
                     continue;
                 }
-                List<Change> diff = copy.twin.changes(copy.holder);
+                List<Change> diff = copy.twin().changes(copy.holder());
                 if (!diff.isEmpty()) {
-                    groups.add(new WireFormat.Group(idOf(copy.holder), diff, copy.twin.inChunks()));
+                    groups.add(new WireFormat.Group(idOf(copy.holder()), diff, copy.twin().inChunks()));
                     changed.add(copy);
                 }
             }
             WireFormat.changeGroups(writer, groups);
             long sequence = exchange.applyAsLong(writer.finish());
-            for (Copy copy : changed) {
-                copy.sequence = Math.max(copy.sequence, sequence);
-            }
-            synchronized (this) {
-                for (Object pushed : writer.newlyShared()) {
-                    copies.get(ids.get(pushed)).sequence = sequence;
-                }
+            // The objects this release pushed home for the first time need no stamp: no older
+            // home message can name them.
+            for (int i = 0; i < changed.size(); i++) {
+                changed.get(i).twin().released(groups.get(i).changes(), sequence);
             }
         } finally {
             lock.unlock();

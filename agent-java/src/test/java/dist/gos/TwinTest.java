@@ -54,7 +54,7 @@ class TwinTest {
         Account account = new Account();
         Twin twin = Twin.of(account);
         account.count = 7;
-        twin.refresh(account, List.of(new Change(0, 100), new Change(1, 5L), new Change(3, "bob")));
+        twin.refresh(account, List.of(new Change(0, 100), new Change(1, 5L), new Change(3, "bob")), 1);
         assertEquals(7, account.count);
         assertEquals(5L, account.total);
         assertEquals("bob", account.owner);
@@ -101,11 +101,63 @@ class TwinTest {
         master[0] = 10;
         master[1] = 11;
         master[2] = 12;
-        twin.refresh(copy, nodesView.changes(master));
+        twin.refresh(copy, nodesView.changes(master), 1);
         assertArrayEquals(new long[] {10, 7, 12, 0}, copy);
         List<Change> release = twin.changes(copy);
         assertEquals(1, release.size());
         assertArrayEquals(new long[] {7}, (long[]) ((MaskedRun) release.get(0).value()).values);
+    }
+
+    @Test
+    void anOlderMessageAppliedLateTakesOnlyTheSlotsNothingNewerSet() {
+        Account account = new Account();
+        Twin twin = Twin.of(account);
+        twin.refresh(account, List.of(new Change(3, "carl")), 12);
+        // Message 10 was computed before message 12; its owner is older, its count is not elsewhere.
+        twin.refresh(account, List.of(new Change(3, "bob"), new Change(0, 100)), 10);
+        assertEquals("carl", account.owner);
+        assertEquals(100, account.count);
+        assertEquals(List.of(), twin.changes(account));
+    }
+
+    @Test
+    void aMessageComputedBeforeAReleaseDoesNotUndoIt() {
+        Account account = new Account();
+        Twin twin = Twin.of(account);
+        account.count = 5;
+        twin.released(twin.changes(account), 11);
+        // The home sent message 10 (another node's count, and a total) before it applied release 11.
+        twin.refresh(account, List.of(new Change(0, 4), new Change(1, 9L)), 10);
+        assertEquals(5, account.count);
+        assertEquals(9L, account.total);
+        assertEquals(List.of(), twin.changes(account)); // the home has 5 too, once it applied release 11
+        twin.refresh(account, List.of(new Change(0, 6)), 13); // a later write elsewhere does arrive
+        assertEquals(6, account.count);
+    }
+
+    @Test
+    void anArrayTakesFromALateMessageOnlyTheElementsNothingNewerSet() {
+        int[] master = new int[300];
+        Twin nodesView = Twin.of(master);
+        int[] copy = new int[300];
+        Twin twin = Twin.of(copy);
+        master[1] = 11;
+        master[2] = 12;
+        master[290] = 290;
+        List<Change> older = nodesView.changes(master); // message 10
+        master[2] = 22;
+        List<Change> newer = nodesView.changes(master); // message 12
+        copy[3] = 33;
+        twin.released(twin.changes(copy), 11);
+        twin.refresh(copy, newer, 12);
+        twin.refresh(copy, older, 10);
+        int[] expected = new int[300];
+        expected[1] = 11;
+        expected[2] = 22;
+        expected[3] = 33;
+        expected[290] = 290;
+        assertArrayEquals(expected, copy);
+        assertEquals(List.of(), twin.changes(copy));
     }
 
     @Test
