@@ -132,6 +132,42 @@ final class Cases {
         return flag.cells[THREADS - 1] == THREADS ? null : "last cell is " + flag.cells[THREADS - 1];
     }
 
+    /**
+     * Threads spin on volatile statics and hand a turn on through one: what the home's class
+     * initializer set, what the home writes and what each thread writes reach every other thread.
+     */
+    static String volatileStaticSpin() throws InterruptedException {
+        int[] initial = new int[THREADS];
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(() -> {
+                initial[mine] = StaticFlags.initial;
+                while (!StaticFlags.go) {
+                    Thread.onSpinWait();
+                }
+                while (StaticFlags.turn != mine) {
+                    Thread.onSpinWait();
+                }
+                StaticFlags.turn = mine + 1;
+            }, "static-spin-" + i);
+            threads[i].start();
+        }
+        StaticFlags.go = true;
+        while (StaticFlags.turn != THREADS) {
+            Thread.onSpinWait();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (int i = 0; i < THREADS; i++) {
+            if (initial[i] != 7) {
+                return "thread " + i + " saw the initializer's value as " + initial[i];
+            }
+        }
+        return null;
+    }
+
     static String notifyAllWakesEveryWaiter() throws InterruptedException {
         Gate gate = new Gate();
         Thread[] waiters = startWaiters(gate, THREADS);

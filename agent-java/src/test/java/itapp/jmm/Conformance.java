@@ -20,6 +20,7 @@ public final class Conformance {
         check("start-join-visibility", Cases.startJoinVisibility());
         check("volatile-flag-spin", Cases.volatileFlagSpin());
         check("volatile-array-spin", Cases.volatileArraySpin());
+        check("volatile-static-spin", Cases.volatileStaticSpin());
         check("notify-all-several-waiters", Cases.notifyAllWakesEveryWaiter());
         check("notify-wakes-one", Cases.notifyWakesOne());
         check("timed-wait", Cases.timedWait());

@@ -218,6 +218,9 @@ final class FieldAccessRewriter extends ClassVisitor {
         int access = Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC | (isInterface ? Opcodes.ACC_PUBLIC : Opcodes.ACC_PRIVATE);
         MethodVisitor method = super.visitMethod(access, helper.name(), helper.descriptor(), null, null);
         method.visitCode();
+        if (helper.isStatic()) {
+            faultIfStaticsNotValid(method, helper); // a volatile static too: its value is the home's
+        }
         if (helper.isVolatile()) {
             if (helper.isRead()) {
                 pushTarget(method, helper);
@@ -231,9 +234,6 @@ final class FieldAccessRewriter extends ClassVisitor {
                 method.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, "afterVolatileWrite", "(Ljava/lang/Object;)V", false);
             }
         } else {
-            if (helper.isStatic()) {
-                faultIfStaticsNotValid(method, helper);
-            }
             access(method, helper);
             if (!helper.isRead() && !helper.ownerIsInterface()) {
                 reportWriteToShared(method, helper);

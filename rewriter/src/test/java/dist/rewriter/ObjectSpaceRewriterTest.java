@@ -445,6 +445,16 @@ class ObjectSpaceRewriterTest {
                 "beforeVolatileWrite", "afterVolatileWrite Volatiles.class",
                 "beforeVolatileRead Volatiles.class", "afterVolatileRead"), RecordingHook.calls(hooks));
         assertEquals(8, loader.result(type).count(Kind.VOLATILE_ACCESS));
+
+        // On a worker that has not fetched the class's statics yet, a volatile static is the
+        // home's value too: the access faults first, then acquires or releases as above.
+        RecordingHook.reset();
+        setStaticState(type, -1);
+        assertEquals(false, call(type, "toggle"));
+        assertEquals(List.of("staticFault Volatiles.class", "beforeVolatileRead Volatiles.class", "afterVolatileRead",
+                "staticFault Volatiles.class", "beforeVolatileWrite", "afterVolatileWrite Volatiles.class",
+                "staticFault Volatiles.class", "beforeVolatileRead Volatiles.class", "afterVolatileRead"),
+                RecordingHook.calls(hooks));
     }
 
     @Test
