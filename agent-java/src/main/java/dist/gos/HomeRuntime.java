@@ -57,8 +57,9 @@ final class HomeRuntime {
         this.space = new HomeSpace(endpoint.nodeId(), loader);
         this.out = System.out;
         this.err = System.err;
-        endpoint.registerImmediate(NodeMessageType.SPACE_THREAD_END_VALUE, this::threadEnded);
-        endpoint.registerImmediate(NodeMessageType.SPACE_FLUSH_VALUE, m -> reply(release(m)));
+        endpoint.registerImmediate(NodeMessageType.SPACE_THREAD_END_VALUE, m -> releasing(m, () -> threadEnded(m)));
+        endpoint.registerImmediate(NodeMessageType.SPACE_FLUSH_VALUE,
+                m -> releasing(m, () -> space.applyRelease(m.sender(), space.read(m.sender(), SpaceMessages.bytes(m)))));
         endpoint.registerImmediate(NodeMessageType.SPACE_REFRESH_VALUE,
                 m -> SpaceMessages.wrap(space.write(m.sender(), w -> space.writeRefresh(m.sender(), w))));
         endpoint.register(NodeMessageType.SPACE_STATICS_VALUE, m -> CompletableFuture.supplyAsync(() -> statics(m)));
@@ -201,12 +202,12 @@ final class HomeRuntime {
                 SpaceMessages.longBytes(thread.getId()));
     }
 
-    private SpaceMessage threadEnded(Inbound message) throws IOException {
+    private void threadEnded(Inbound message) throws IOException {
         WireReader reader = space.read(message.sender(), SpaceMessages.bytes(message));
         DataInputStream in = reader.body();
         long id = in.readLong();
         String uncaught = in.readBoolean() ? readText(in) : null;
-        long sequence = space.applyRelease(message.sender(), reader);
+        space.applyRelease(message.sender(), reader);
         Placed placed;
         Delegate delegate;
         synchronized (this) {
@@ -224,13 +225,31 @@ final class HomeRuntime {
             placed.ended = true;
             notifyAll();
         }
-        return reply(sequence);
     }
 
     // ---- object space -----------------------------------------------------------------------
 
-    private long release(Inbound message) {
-        return space.applyRelease(message.sender(), space.read(message.sender(), SpaceMessages.bytes(message)));
+    /** Work on a worker's release, applied where the reader thread of its connection is, in the order sent. */
+    @FunctionalInterface
+    private interface ReleaseWork {
+        void run() throws IOException;
+    }
+
+    /**
+     * Applies a release, which its worker sent without waiting for an answer: when it cannot be
+     * applied nobody is there to hear why, and the masters no longer hold what the program wrote,
+     * so the run stops here with the reason.
+     */
+    private SpaceMessage releasing(Inbound message, ReleaseWork work) {
+        try {
+            work.run();
+        } catch (IOException | RuntimeException e) {
+            err.println("[dist] error: the home cannot apply a release of node " + message.sender()
+                    + ", so the run cannot go on coherently: " + e);
+            err.flush();
+            Exits.exitSoon(70, "a release could not be applied");
+        }
+        return SpaceMessages.wrap(new byte[0]);
     }
 
     private SpaceMessage statics(Inbound message) {
@@ -257,10 +276,14 @@ final class HomeRuntime {
         synchronized (this) {
             delegate = delegates.computeIfAbsent(thread, t -> new Delegate(threadName));
         }
+        if (op == Delegate.Op.EXIT) {
+            // Here, not on the delegate: releases are applied in the order the worker made them.
+            // The delegate still holds the monitor, so no other thread sees the master before this.
+            releasing(message, () -> space.applyRelease(node, reader));
+        }
         Delegate.Work work = switch (op) {
             case ENTER -> interrupted -> refresh(node, false);
             case WAIT -> interrupted -> refresh(node, interrupted);
-            case EXIT -> interrupted -> SpaceMessages.longBytes(space.applyRelease(node, reader));
             default -> interrupted -> new byte[0];
         };
         CompletableFuture<byte[]> reply = new CompletableFuture<>();
@@ -315,10 +338,6 @@ final class HomeRuntime {
     private static String readText(DataInputStream in) throws IOException {
         int length = in.readInt();
         return new String(in.readNBytes(length), java.nio.charset.StandardCharsets.UTF_8);
-    }
-
-    private static SpaceMessage reply(long sequence) {
-        return SpaceMessages.wrap(SpaceMessages.longBytes(sequence));
     }
 
     /** The membership event that matters here: a node holding placed threads died. */

@@ -12,8 +12,10 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The home's side of the object space: it holds the master of every shared object, array and
  * class's statics, and for each worker the values that worker last saw of each (a {@link Twin}
- * per worker and holder), so that a refresh sends only what changed since. Each worker's releases
- * and refreshes are numbered in one sequence, which the worker uses to apply replies in order.
+ * per worker and holder), so that a refresh sends only what changed since. The messages to a
+ * worker are numbered (it applies them in that order) and say how many of that worker's releases
+ * had been applied when they were written; a worker's releases are applied in the order it
+ * numbered them, which is the order they arrive in (one connection, read by one thread).
  */
 final class HomeSpace {
     private final int nodeId;
@@ -29,15 +31,14 @@ final class HomeSpace {
     private final class View implements Holders {
         private final Map<Long, Twin> seen = new HashMap<>();
         private final WriteTracking<Long> tracking = new WriteTracking<>();
+        /** The number of the last message written to this worker. */
         private long sequence;
+        /** How many of this worker's releases have been applied. */
+        private long releasesApplied;
 
         void see(long id, Object holder, Twin twin) {
             seen.put(id, twin);
             tracking.shared(id, holder.getClass().isArray());
-        }
-
-        long next() {
-            return ++sequence;
         }
 
         @Override
@@ -150,12 +151,15 @@ final class HomeSpace {
         return views.computeIfAbsent(node, n -> new View());
     }
 
-    /** A message to {@code node}: {@code body} writes it; returns its bytes, numbered in the node's sequence. */
+    /**
+     * A message to {@code node}: {@code body} writes it; returns its bytes, numbered in the node's
+     * stream (once written whole: a message that fails is not sent, and the worker would wait for
+     * its number forever).
+     */
     byte[] write(int node, java.util.function.Consumer<WireWriter> body) {
         View view = view(node);
         synchronized (view) {
             WireWriter writer = new WireWriter(view);
-            WireFormat.sequence(writer, view.next());
             try {
                 body.accept(writer);
             } catch (RuntimeException e) {
@@ -165,7 +169,7 @@ final class HomeSpace {
                 }
                 throw e;
             }
-            return writer.finish();
+            return writer.finish(++view.sequence, view.releasesApplied);
         }
     }
 
@@ -200,10 +204,14 @@ final class HomeSpace {
         }
     }
 
-    /** Takes a worker's release into the masters; returns the sequence number it got. */
-    long applyRelease(int node, WireReader reader) {
+    /** Takes a worker's release (read by {@link #read}) into the masters; releases must come in their order. */
+    void applyRelease(int node, WireReader reader) {
         View view = view(node);
         synchronized (view) {
+            if (reader.sequence() != view.releasesApplied + 1) {
+                throw new IllegalStateException("node " + node + " sent release " + reader.sequence() + " after release "
+                        + view.releasesApplied + ": releases must be applied in the order they were made");
+            }
             WireFormat.readChangeGroups(reader, (id, changes) -> {
                 Object master = master(id);
                 Twin twin = view.seen.get(id);
@@ -214,7 +222,7 @@ final class HomeSpace {
                 twin.apply(master, changes);
                 markWritten(id, node);
             });
-            return view.next();
+            view.releasesApplied++;
         }
     }
 }

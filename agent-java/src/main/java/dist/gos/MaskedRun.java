@@ -74,13 +74,13 @@ final class MaskedRun {
     }
 
     /**
-     * This run without the elements whose stamp (see {@link Twin#refresh}) is above {@code sequence}:
+     * This run without the elements whose stamp (see {@link Twin#refresh}) is above {@code acknowledged}:
      * itself when there are none, null when nothing is left.
      */
-    MaskedRun notStampedAfter(long[] stamps, int from, long sequence) {
+    MaskedRun notStampedAfter(long[] stamps, int from, long acknowledged) {
         long[] kept = null;
         for (int i = nextSet(mask, 0); i >= 0; i = nextSet(mask, i + 1)) {
-            if (stamps[from + i] > sequence) {
+            if (stamps[from + i] > acknowledged) {
                 if (kept == null) {
                     kept = mask.clone();
                 }
@@ -109,10 +109,10 @@ final class MaskedRun {
         return new MaskedRun(length, kept, keptValues);
     }
 
-    /** Records {@code sequence} as the latest to have set each element of this run. */
-    void stamp(long[] stamps, int from, long sequence) {
+    /** Records {@code release} as the latest release to have carried each element of this run. */
+    void stamp(long[] stamps, int from, long release) {
         for (int i = nextSet(mask, 0); i >= 0; i = nextSet(mask, i + 1)) {
-            stamps[from + i] = Math.max(stamps[from + i], sequence);
+            stamps[from + i] = release;
         }
     }
 

@@ -51,16 +51,16 @@ abstract class Twin {
     abstract List<Change> changes(Object holder);
 
     /**
-     * A copy takes the values of the home's message {@code sequence}, except where it was written
-     * here since it last agreed, and except slots that a later message or release already set: the
-     * home numbers its messages to a worker and that worker's releases in one sequence, and two
-     * threads' replies can be applied in either order (a whole copy cannot be skipped instead: the
-     * home counts the message's other slots as seen).
+     * A copy takes the values of a home message, except where it was written here since it last
+     * agreed, and except slots that this worker released after the home wrote the message: the
+     * home had applied {@code acknowledged} of this worker's releases then, and a release travels
+     * without waiting for the home, so a message written before the home applied it may arrive
+     * after it (its value there is older than the released one, which the home has by now).
      */
-    abstract void refresh(Object copy, List<Change> fromHome, long sequence);
+    abstract void refresh(Object copy, List<Change> fromHome, long acknowledged);
 
-    /** This side's release of {@code changes} was numbered {@code sequence}: an older home message must not undo it. */
-    abstract void released(List<Change> changes, long sequence);
+    /** This worker released {@code changes} as its release number {@code release}. */
+    abstract void released(List<Change> changes, long release);
 
     /**
      * The home takes a worker's writes into the master, volatile fields last, so a thread that sees
@@ -71,7 +71,7 @@ abstract class Twin {
     private static final class SlotTwin extends Twin {
         private final Slots slots;
         private final Object[] agreed;
-        /** Per slot, the sequence number of the message or release that last set it (copies only). */
+        /** Per slot, the number of this worker's last release that carried it (copies only; null until one did). */
         private long[] stamps;
 
         SlotTwin(Object holder) {
@@ -106,32 +106,25 @@ abstract class Twin {
         }
 
         @Override
-        synchronized void refresh(Object copy, List<Change> fromHome, long sequence) {
-            long[] stamps = stamps();
+        synchronized void refresh(Object copy, List<Change> fromHome, long acknowledged) {
             for (Change change : fromHome) {
                 int slot = change.slot();
-                if (stamps[slot] > sequence) {
+                if (stamps != null && stamps[slot] > acknowledged) {
                     continue;
                 }
                 slots.compareAndSet(copy, slot, agreed[slot], change.value());
                 agreed[slot] = change.value();
-                stamps[slot] = sequence;
             }
         }
 
         @Override
-        synchronized void released(List<Change> changes, long sequence) {
-            long[] stamps = stamps();
-            for (Change change : changes) {
-                stamps[change.slot()] = Math.max(stamps[change.slot()], sequence);
-            }
-        }
-
-        private long[] stamps() {
+        synchronized void released(List<Change> changes, long release) {
             if (stamps == null) {
                 stamps = new long[agreed.length];
             }
-            return stamps;
+            for (Change change : changes) {
+                stamps[change.slot()] = release;
+            }
         }
 
         @Override
@@ -155,7 +148,7 @@ abstract class Twin {
     private static final class ArrayTwin extends Twin {
         private final Object agreed;
         private final int length;
-        /** Per element, the sequence number of the message or release that last set it (copies only). */
+        /** Per element, the number of this worker's last release that carried it (copies only; null until one did). */
         private long[] stamps;
 
         ArrayTwin(Object holder) {
@@ -191,32 +184,28 @@ abstract class Twin {
         }
 
         @Override
-        synchronized void refresh(Object copy, List<Change> fromHome, long sequence) {
-            long[] stamps = stamps();
+        synchronized void refresh(Object copy, List<Change> fromHome, long acknowledged) {
             for (Change change : fromHome) {
-                MaskedRun run = ((MaskedRun) change.value()).notStampedAfter(stamps, change.slot(), sequence);
+                MaskedRun run = (MaskedRun) change.value();
+                if (stamps != null) {
+                    run = run.notStampedAfter(stamps, change.slot(), acknowledged);
+                }
                 if (run != null) {
                     run.refresh(copy, agreed, change.slot());
                     run.applyTo(agreed, change.slot());
-                    run.stamp(stamps, change.slot(), sequence);
                 }
             }
             VarHandle.releaseFence();
         }
 
         @Override
-        synchronized void released(List<Change> changes, long sequence) {
-            long[] stamps = stamps();
-            for (Change change : changes) {
-                ((MaskedRun) change.value()).stamp(stamps, change.slot(), sequence);
-            }
-        }
-
-        private long[] stamps() {
+        synchronized void released(List<Change> changes, long release) {
             if (stamps == null) {
                 stamps = new long[length];
             }
-            return stamps;
+            for (Change change : changes) {
+                ((MaskedRun) change.value()).stamp(stamps, change.slot(), release);
+            }
         }
 
         @Override

@@ -7,25 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
 
-/** The parts that object-space messages share: sequence numbers and groups of changes. */
+/** The part that object-space messages share: groups of changes. */
 final class WireFormat {
     private WireFormat() {}
-
-    static void sequence(WireWriter writer, long sequence) {
-        try {
-            writer.body().writeLong(sequence);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    static long sequence(WireReader reader) {
-        try {
-            return reader.body().readLong();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     /** A holder's changes as one group of a message. */
     record Group(long id, List<Change> changes, boolean inChunks) {}

@@ -22,16 +22,42 @@ final class WireReader {
     private final ClassLoader loader;
     private final DataInputStream in;
     private final List<Arrived> arrived = new ArrayList<>();
+    private final long sequence;
+    private final long acknowledged;
 
     WireReader(Holders holders, ClassLoader loader, byte[] message) {
         this.holders = holders;
         this.loader = loader;
         this.in = new DataInputStream(new ByteArrayInputStream(message));
         try {
+            sequence = in.readLong();
+            acknowledged = in.readLong();
             readHolders();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * A message's first number (see {@link WireWriter#finish(long, long)}), read without decoding
+     * anything else: a worker applies the home's messages in this order, which it must know before
+     * it creates the holders a message carries.
+     */
+    static long sequenceOf(byte[] message) {
+        if (message.length < 16) {
+            throw new IllegalArgumentException("object-space message of " + message.length + " bytes has no numbers");
+        }
+        return java.nio.ByteBuffer.wrap(message).getLong();
+    }
+
+    /** From the home: its number for this message; from a worker: the release's number, or 0. */
+    long sequence() {
+        return sequence;
+    }
+
+    /** From the home: how many of the receiving worker's releases it had applied when it wrote this. */
+    long acknowledged() {
+        return acknowledged;
     }
 
     /** The holders carried whole, in message order; the caller decides how to install them. */

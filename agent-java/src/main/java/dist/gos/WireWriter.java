@@ -13,7 +13,7 @@ import java.util.List;
 /**
  * Writes one object-space message: values, and the full state of every holder the message names
  * that the destination does not have yet (found transitively, so the destination never sees an id
- * it cannot resolve). Layout: [holder count][headers][holder states][body]. Strings, boxed values
+ * it cannot resolve). Layout: [sequence][acknowledged][holder count][headers][holder states][body]. Strings, boxed values
  * and classes travel by value; application objects, arrays and class statics by id; any other JDK
  * object cannot be shared and stops the write with {@link UnsharableException}.
  */
@@ -78,10 +78,23 @@ final class WireWriter {
         }
     }
 
+    /** The message of one that is neither a home message nor a release: both numbers 0 (see {@link #finish(long, long)}). */
     byte[] finish() {
+        return finish(0, 0);
+    }
+
+    /**
+     * The message's bytes, led by its two numbers, which a receiver reads before anything else (see
+     * {@link WireReader#sequenceOf}): from the home, its number in the stream of messages to that
+     * worker and how many of that worker's releases it had applied when it wrote it; from a worker,
+     * the release's number in that worker's stream of releases (0 when it is not a release) and 0.
+     */
+    byte[] finish(long sequence, long acknowledged) {
         try {
             ByteArrayOutputStream all = new ByteArrayOutputStream();
             DataOutputStream out = new DataOutputStream(all);
+            out.writeLong(sequence);
+            out.writeLong(acknowledged);
             out.writeInt(holderCount);
             headerBytes.writeTo(out);
             stateBytes.writeTo(out);

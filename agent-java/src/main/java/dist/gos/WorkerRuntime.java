@@ -72,7 +72,7 @@ final class WorkerRuntime {
     // ---- placed threads ---------------------------------------------------------------------
 
     private dist.node.proto.SpaceMessage startPlaced(Inbound message) {
-        space.receive(SpaceMessages.bytes(message), (reader, sequence) -> {
+        space.receive(SpaceMessages.bytes(message), (reader, acknowledged) -> {
             try {
                 long id = reader.body().readLong();
                 String name = reader.body().readUTF();
@@ -150,10 +150,10 @@ final class WorkerRuntime {
         coherently(() -> release(NodeMessageType.SPACE_FLUSH_VALUE, w -> {}));
     }
 
+    /** Sends the release without waiting: the home applies it before anything this node sends later. */
     private void release(int type, java.util.function.Consumer<WireWriter> header) {
         NodeCounters.RELEASES.increment();
-        space.release(header, bytes -> SpaceMessages.longOf(
-                SpaceMessages.call(endpoint, home.get(), type, bytes, Duration.ofSeconds(60))));
+        space.release(header, bytes -> SpaceMessages.send(endpoint, home.get(), type, bytes));
     }
 
     /** An acquire: what others released to the home becomes visible here. */
@@ -165,8 +165,8 @@ final class WorkerRuntime {
         NodeCounters.REFRESHES.increment();
         byte[] reply = SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_REFRESH_VALUE,
                 new WireWriter(space).finish(), Duration.ofSeconds(60));
-        space.receive(reply, (reader, sequence) -> {
-            space.applyChanges(reader, sequence);
+        space.receive(reply, (reader, acknowledged) -> {
+            space.applyChanges(reader, acknowledged);
             return null;
         });
     }
@@ -199,7 +199,7 @@ final class WorkerRuntime {
         }
         byte[] reply = SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_STATICS_VALUE,
                 request.finish(), Duration.ofSeconds(60));
-        space.receive(reply, (reader, sequence) -> null);
+        space.receive(reply, (reader, acknowledged) -> null);
     }
 
     // ---- monitors of shared objects ---------------------------------------------------------
@@ -212,10 +212,9 @@ final class WorkerRuntime {
         return standIn.get();
     }
 
+    /** The exit carries the release; the delegate lets go of the monitor once the home applied it. */
     Object exit(Object copy) {
-        NodeCounters.RELEASES.increment();
-        coherently(() -> space.release(w -> monitorHeader(w, Delegate.Op.EXIT, copy, 0), bytes -> SpaceMessages.longOf(
-                SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_MONITOR_VALUE, bytes, SpaceMessages.BLOCKING))));
+        coherently(() -> release(NodeMessageType.SPACE_MONITOR_VALUE, w -> monitorHeader(w, Delegate.Op.EXIT, copy, 0)));
         return standIn.get();
     }
 
@@ -301,10 +300,10 @@ final class WorkerRuntime {
             }
             return false;
         }
-        boolean interrupted = space.receive(bytes, (reader, sequence) -> {
+        boolean interrupted = space.receive(bytes, (reader, acknowledged) -> {
             try {
                 boolean wasInterrupted = reader.body().readBoolean();
-                space.applyChanges(reader, sequence);
+                space.applyChanges(reader, acknowledged);
                 return wasInterrupted;
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

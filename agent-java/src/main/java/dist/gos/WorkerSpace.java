@@ -7,16 +7,20 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * A worker's side of the object space: copies of the home's shared things, each with its twin,
- * which also records per slot the sequence number of the last home message or release that set it
- * (so a reply computed before a release, or before another reply, never undoes it). Releases, and
- * the application of what the home sends, hold one lock per node, so that a release is numbered
- * before any later reply is applied. The worker's own objects become shared when a release makes them reachable from
- * shared data: they are pushed home and from then on are copies like the others.
+ * A worker's side of the object space: copies of the home's shared things, each with its twin.
+ * The home's messages to this worker are numbered, and are applied here in that order whichever
+ * thread received them (a message may create holders that a later one changes). This worker
+ * numbers its releases, which travel without waiting for the home; each home message says how
+ * many of them the home had applied, so that one written before a release never undoes it (the
+ * twin stamps each slot with the last release that carried it). Releases, and the application of
+ * what the home sends, hold one lock per node. The worker's own objects become shared when a
+ * release makes them reachable from shared data: they are pushed home and from then on are
+ * copies like the others.
  */
 final class WorkerSpace implements Holders {
     /** A copy's bookkeeping; the twin is null while the copy's state is on its way. */
@@ -25,6 +29,12 @@ final class WorkerSpace implements Holders {
     private final int nodeId;
     private final ClassLoader loader;
     private final ReentrantLock lock = new ReentrantLock();
+    /** Signalled when a home message has been applied: the next one may be waiting for its turn. */
+    private final Condition applied = lock.newCondition();
+    /** The number of the last home message applied here; guarded by {@link #lock}. */
+    private long lastApplied;
+    /** The number of the last release sent; guarded by {@link #lock}. */
+    private long lastRelease;
     private final Map<Long, Copy> copies = new HashMap<>();
     private final Map<Object, Long> ids = new IdentityHashMap<>();
     private final Map<Object, Integer> identityHashes = new IdentityHashMap<>();
@@ -99,18 +109,31 @@ final class WorkerSpace implements Holders {
     }
 
     /**
-     * Applies a message from the home: installs the holders it carries, then lets {@code rest}
-     * read the body (with its sequence number, for {@link #applyChanges}). Holds the node lock.
+     * Applies a message from the home once every earlier one has been applied: installs the
+     * holders it carries, then lets {@code rest} read the body (with how many of this worker's
+     * releases the home had applied, for {@link #applyChanges}). Holds the node lock.
      */
     <T> T receive(byte[] message, java.util.function.BiFunction<WireReader, Long, T> rest) {
+        long sequence = WireReader.sequenceOf(message);
         lock.lock();
         try {
-            WireReader reader = new WireReader(this, loader, message);
-            long sequence = WireFormat.sequence(reader);
-            for (Arrived arrived : reader.arrived()) {
-                install(arrived);
+            if (sequence <= lastApplied) {
+                throw new IllegalStateException("the home's message " + sequence + " arrived again (" + lastApplied
+                        + " applied)");
             }
-            return rest.apply(reader, sequence);
+            while (lastApplied != sequence - 1) {
+                applied.awaitUninterruptibly(); // its predecessor is in another thread's hands
+            }
+            try {
+                WireReader reader = new WireReader(this, loader, message);
+                for (Arrived arrived : reader.arrived()) {
+                    install(arrived);
+                }
+                return rest.apply(reader, reader.acknowledged());
+            } finally {
+                lastApplied = sequence; // even when it failed (the run then stops): the next must not wait forever
+                applied.signalAll();
+            }
         } finally {
             lock.unlock();
         }
@@ -131,8 +154,8 @@ final class WorkerSpace implements Holders {
         return id != null && copies.get(id).twin() != null;
     }
 
-    /** The changes part of a home message, applied where they are newer than what the copy has. */
-    void applyChanges(WireReader reader, long sequence) {
+    /** The changes part of a home message, applied except where a release the home had not seen then set them. */
+    void applyChanges(WireReader reader, long acknowledged) {
         WireFormat.readChangeGroups(reader, (id, changes) -> {
             Copy copy;
             synchronized (this) {
@@ -142,7 +165,7 @@ final class WorkerSpace implements Holders {
                 throw new IllegalStateException("the home sent changes of object " + Long.toHexString(id)
                         + ", which this worker does not hold");
             }
-            copy.twin().refresh(copy.holder(), changes, sequence);
+            copy.twin().refresh(copy.holder(), changes, acknowledged);
         });
     }
 
@@ -186,11 +209,12 @@ final class WorkerSpace implements Holders {
 
     /**
      * A release: writes {@code header}, then every change of every copy since the last release
-     * (pushing this worker's own objects that they now reach), and hands the bytes to
-     * {@code exchange}, which sends them and returns the home's sequence number for them. Holds
-     * the node lock throughout, so no home reply is applied in between.
+     * (pushing this worker's own objects that they now reach), numbers it and hands the bytes to
+     * {@code send}, which sends them without waiting for the home: the home applies this worker's
+     * releases in the order they were sent, before anything this worker sends after them. Holds
+     * the node lock throughout, so no home message is applied between the diff and the stamps.
      */
-    void release(Consumer<WireWriter> header, java.util.function.ToLongFunction<byte[]> exchange) {
+    void release(Consumer<WireWriter> header, Consumer<byte[]> send) {
         lock.lock();
         try {
             WireWriter writer = new WireWriter(this);
@@ -209,11 +233,13 @@ final class WorkerSpace implements Holders {
                 }
             }
             WireFormat.changeGroups(writer, groups);
-            long sequence = exchange.applyAsLong(writer.finish());
+            long release = lastRelease + 1;
+            send.accept(writer.finish(release, 0));
+            lastRelease = release;
             // The objects this release pushed home for the first time need no stamp: no older
             // home message can name them.
             for (int i = 0; i < changed.size(); i++) {
-                changed.get(i).twin().released(groups.get(i).changes(), sequence);
+                changed.get(i).twin().released(groups.get(i).changes(), release);
             }
         } finally {
             lock.unlock();
