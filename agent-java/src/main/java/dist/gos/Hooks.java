@@ -100,8 +100,6 @@ public final class Hooks {
             w.fetchStatics(type);
         }
         if (w != null && w.space().isCopy(lock)) {
-            NodeCounters.MONITOR_REMOTE.increment();
-            NodeCounters.REFRESHES.increment();
             return w.enter(lock);
         }
         NodeCounters.MONITOR_LOCAL.increment();

@@ -32,6 +32,7 @@ final class WorkerRuntime {
     private final Map<Long, Thread> running = new ConcurrentHashMap<>();
     private final ThreadLocal<PlacedHere> placedHere = new ThreadLocal<>();
     private final ThreadLocal<Object> standIn = ThreadLocal.withInitial(Object::new);
+    private final ThreadLocal<HeldMonitors> held = ThreadLocal.withInitial(HeldMonitors::new);
     private final ExecutorService starter = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "dist-thread-starter");
         t.setDaemon(true);
@@ -204,21 +205,32 @@ final class WorkerRuntime {
 
     // ---- monitors of shared objects ---------------------------------------------------------
 
+    /** A shared monitor: taken at the home by this thread's delegate, with a refresh; a re-entry is local. */
     Object enter(Object copy) {
-        boolean interrupted = coherently(() -> monitor(Delegate.Op.ENTER, copy, 0));
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+        HeldMonitors mine = held.get();
+        if (mine.holds(copy)) {
+            NodeCounters.MONITOR_LOCAL.increment();
+        } else {
+            NodeCounters.MONITOR_REMOTE.increment();
+            NodeCounters.REFRESHES.increment();
+            if (coherently(() -> monitor(Delegate.Op.ENTER, copy, 0))) {
+                Thread.currentThread().interrupt(); // an enter is not interruptible: the interrupt stays pending
+            }
+        }
+        mine.entered(copy);
+        return standIn.get();
+    }
+
+    /** The last exit carries the release; the delegate lets go of the monitor once the home applied it. */
+    Object exit(Object copy) {
+        if (!held.get().exited(copy)) {
+            coherently(() -> release(NodeMessageType.SPACE_MONITOR_VALUE, w -> monitorHeader(w, Delegate.Op.EXIT, copy, 0)));
         }
         return standIn.get();
     }
 
-    /** The exit carries the release; the delegate lets go of the monitor once the home applied it. */
-    Object exit(Object copy) {
-        coherently(() -> release(NodeMessageType.SPACE_MONITOR_VALUE, w -> monitorHeader(w, Delegate.Op.EXIT, copy, 0)));
-        return standIn.get();
-    }
-
     void await(Object copy, long millis) throws InterruptedException {
+        held.get().requireHeld(copy);
         NodeCounters.REFRESHES.increment();
         release();
         if (coherently(() -> monitor(Delegate.Op.WAIT, copy, millis))) {
@@ -226,8 +238,12 @@ final class WorkerRuntime {
         }
     }
 
+    /** One way: the delegate notifies before it serves this thread's next command (an exit, a wait). */
     void notify(Object copy, boolean all) {
-        coherently(() -> monitor(all ? Delegate.Op.NOTIFY_ALL : Delegate.Op.NOTIFY, copy, 0));
+        held.get().requireHeld(copy);
+        WireWriter writer = new WireWriter(space);
+        monitorHeader(writer, all ? Delegate.Op.NOTIFY_ALL : Delegate.Op.NOTIFY, copy, 0);
+        coherently(() -> SpaceMessages.send(endpoint, home.get(), NodeMessageType.SPACE_MONITOR_VALUE, writer.finish()));
     }
 
     private void coherently(Runnable operation) {
@@ -266,9 +282,9 @@ final class WorkerRuntime {
     }
 
     /**
-     * Sends a monitor operation and waits for the home's answer, applying the refresh it carries.
-     * An interrupt of this thread meanwhile is passed on to the delegate (it may be waiting);
-     * returns whether the operation ended by interruption.
+     * Sends an enter or a wait and waits for the home's answer, applying the refresh it carries.
+     * An interrupt of this thread during a wait is passed on to the delegate; returns whether the
+     * operation ended by interruption.
      */
     private boolean monitor(Delegate.Op op, Object copy, long millis) {
         WireWriter writer = new WireWriter(space);
@@ -293,12 +309,6 @@ final class WorkerRuntime {
             } catch (java.util.concurrent.ExecutionException e) {
                 throw new IllegalStateException("dist: the home failed a monitor operation: " + e.getCause(), e.getCause());
             }
-        }
-        if (op != Delegate.Op.ENTER && op != Delegate.Op.WAIT) {
-            if (passedOn) {
-                Thread.currentThread().interrupt();
-            }
-            return false;
         }
         boolean interrupted = space.receive(bytes, (reader, acknowledged) -> {
             try {

@@ -202,6 +202,44 @@ final class Cases {
         return waiters;
     }
 
+    /** wait and notify of a shared object whose monitor the thread does not hold fail as on one JVM. */
+    static String waitAndNotifyNeedTheMonitor() throws InterruptedException {
+        Box box = new Box();
+        String[] failures = new String[THREADS];
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(() -> {
+                synchronized (box) {
+                    box.value++; // held once, so the object is the home's and its monitor too
+                }
+                try {
+                    box.notify();
+                    failures[mine] = "notify without the monitor did not throw";
+                } catch (IllegalMonitorStateException expected) {
+                    try {
+                        box.wait(1);
+                        failures[mine] = "wait without the monitor did not throw";
+                    } catch (IllegalMonitorStateException alsoExpected) {
+                        // as on one JVM
+                    } catch (InterruptedException e) {
+                        failures[mine] = "interrupted";
+                    }
+                }
+            }, "unowned-" + i);
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (String failure : failures) {
+            if (failure != null) {
+                return failure;
+            }
+        }
+        return box.value == THREADS ? null : "box is " + box.value;
+    }
+
     static String timedWait() throws InterruptedException {
         Object lock = new Object();
         long[] waited = new long[1];

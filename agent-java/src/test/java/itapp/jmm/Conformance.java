@@ -23,6 +23,7 @@ public final class Conformance {
         check("volatile-static-spin", Cases.volatileStaticSpin());
         check("notify-all-several-waiters", Cases.notifyAllWakesEveryWaiter());
         check("notify-wakes-one", Cases.notifyWakesOne());
+        check("wait-notify-need-the-monitor", Cases.waitAndNotifyNeedTheMonitor());
         check("timed-wait", Cases.timedWait());
         check("interrupt-waiting", Cases.interruptWaiting());
         check("interrupt-sleeping", Cases.interruptSleeping());
