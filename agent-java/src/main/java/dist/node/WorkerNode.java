@@ -44,6 +44,9 @@ public final class WorkerNode {
             runtime.close();
             deleteTree(cache);
         }, "dist-worker-shutdown"));
+        // Before joining: the home may place a thread here as soon as it hears of this node.
+        ObjectSpace.startWorker(endpoint, () -> homeAddress(membership[0]).orElseThrow(
+                () -> new IllegalStateException("the home is not a member of the cluster any more")), loader);
         membership[0] = Membership.join(endpoint, options.join(), Role.WORKER, new Membership.Listener() {
             @Override
             public void changed(NodeInfo node) {
@@ -60,8 +63,6 @@ public final class WorkerNode {
             }
         });
         runtime.install(membership[0]);
-        ObjectSpace.startWorker(endpoint, () -> homeAddress(membership[0]).orElseThrow(
-                () -> new IllegalStateException("the home is not a member of the cluster any more")), loader);
         if (options.parentPid() != 0) {
             Optional<ProcessHandle> parent = ProcessHandle.of(options.parentPid());
             if (parent.isEmpty()) {
