@@ -1,28 +1,76 @@
 package perfapp;
 
+import java.util.concurrent.locks.LockSupport;
+
 /**
  * The object space's unit costs, measured from inside an ordinary program: a thread that dist
  * places on a worker (the first thread stays home: placement fills the least-loaded node, the home
- * first) reads fields of shared objects (valid copies there), of its own objects, acquires (a
- * volatile read of a shared object, which refreshes the node from the home while a home thread
- * keeps changing that object), and takes an uncontended monitor of a shared object. Prints
- * "name value" lines. With --plain (no dist) only the read is measured, as the baseline. Read
- * loops are timed {@link #ROUNDS} times (copies and own objects alternating) and the medians kept:
- * a single loop's time varies by half from one JIT compilation to the next.
+ * first) reads fields of shared objects (valid copies there) and of its own objects, faults in
+ * objects it has never seen, and takes an uncontended monitor of a shared object. Prints "name
+ * value" lines. With --plain (no dist) only the read is measured, as the baseline.
+ *
+ * <p>A fault: the probe asks a home thread to publish a new object (through the board's monitor,
+ * untimed), waits long enough for it to happen, and times its next acquire (a volatile read of the
+ * board), whose refresh brings the object; it counts the acquires that did. Asked for, not
+ * published on a timer: with a timer, the acquires that happen to take long are the ones most
+ * likely to span a publication, and the "faults" would be the slow ones. The acquire that brings
+ * nothing is timed the same way, without asking.
+ *
+ * <p>Read loops are timed {@link #ROUNDS} times (copies and own objects alternating) and the
+ * medians kept: a single loop's time varies by half from one JIT compilation to the next. Remote
+ * operations are timed after {@link #WARM_UP_OPERATIONS} untimed ones, as the raw round trip they
+ * are compared with is: the first thousands cost several times the steady state while the JIT
+ * compiles the runtime's paths.
  */
 public final class SsiCosts {
     static final int OBJECTS = 1024;
     static final int READS = 100_000_000;
-    static final int REMOTE_OPERATIONS = 2_000;
+    static final int WARM_UP_OPERATIONS = 4_000;
+    static final int REMOTE_OPERATIONS = 3_000;
     /** Read loops are timed this often, alternating copy and own object, and the medians compared. */
     static final int ROUNDS = 5;
+    /** How long the probe gives the home thread to publish before it times its acquire. */
+    static final long PUBLISH_WAIT_NANOS = 300_000;
 
     static final class Cell {
         int value;
-        volatile int version;
     }
 
-    private SsiCosts() {}
+    /** Where the home publishes: a new cell, then its number, so a reader who sees the number sees the cell. */
+    static final class Board {
+        Cell cell = new Cell();
+        volatile int published;
+        int requested;
+        boolean closed;
+
+        /** Runs at the home: publishes a new cell each time the probe asks, until it closes the board. */
+        synchronized void serve() throws InterruptedException {
+            int served = 0;
+            while (true) {
+                while (requested == served && !closed) {
+                    wait();
+                }
+                if (closed) {
+                    return;
+                }
+                served++;
+                Cell fresh = new Cell();
+                fresh.value = served;
+                cell = fresh;
+                published = served;
+            }
+        }
+
+        synchronized void request() {
+            requested++;
+            notify();
+        }
+
+        synchronized void close() {
+            closed = true;
+            notify();
+        }
+    }
 
     public static void main(String[] args) throws InterruptedException {
         Cell[] shared = cells();
@@ -34,58 +82,86 @@ public final class SsiCosts {
             System.out.printf("plain_read_ns %.3f%n", median(plain));
             return;
         }
-        boolean[] done = new boolean[1];
-        Object doneLock = new Object();
-        Thread changer = new Thread(() -> {
-            synchronized (doneLock) {
-                int n = 0;
-                while (!done[0]) {
-                    shared[0].value = ++n; // what the worker's refreshes bring
-                    try {
-                        doneLock.wait(1);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
+        Board board = new Board();
+        Thread publisher = new Thread(() -> {
+            try {
+                board.serve();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
-        }, "changer");
-        changer.start();
-        double[] results = new double[4];
-        Thread probe = new Thread(() -> {
-            Cell[] own = cells();
-            double[] copyReads = new double[ROUNDS];
-            double[] ownReads = new double[ROUNDS];
-            for (int r = 0; r < ROUNDS; r++) {
-                copyReads[r] = readNanos(shared);
-                ownReads[r] = readNanos(own);
-            }
-            results[0] = median(copyReads);
-            results[1] = median(ownReads);
-            long sum = 0;
-            long start = System.nanoTime();
-            for (int i = 0; i < REMOTE_OPERATIONS; i++) {
-                sum += shared[0].version; // volatile read of a copy: a refresh from the home
-            }
-            results[2] = (System.nanoTime() - start) / 1e3 / REMOTE_OPERATIONS;
-            start = System.nanoTime();
-            for (int i = 0; i < REMOTE_OPERATIONS; i++) {
-                synchronized (shared[1]) {
-                    sum += shared[1].value;
-                }
-            }
-            results[3] = (System.nanoTime() - start) / 1e3 / REMOTE_OPERATIONS;
-            if (sum == 42) {
-                System.out.println(); // keeps sum alive
-            }
-        }, "probe");
+        }, "publisher");
+        publisher.start();
+        double[] results = new double[6];
+        Thread probe = new Thread(() -> probe(shared, board, results), "probe");
         probe.start();
         probe.join();
-        synchronized (doneLock) {
-            done[0] = true;
+        publisher.join();
+        System.out.printf("copy_read_ns %.3f%nworker_local_read_ns %.3f%nfault_us %.1f%nfaults %.0f%n"
+                + "empty_refresh_us %.1f%nmonitor_us %.1f%n",
+                results[0], results[1], results[2], results[3], results[4], results[5]);
+    }
+
+    /** Runs on the worker: fills {@code results} in the order main prints them. */
+    private static void probe(Cell[] shared, Board board, double[] results) {
+        Cell[] own = cells();
+        double[] copyReads = new double[ROUNDS];
+        double[] ownReads = new double[ROUNDS];
+        for (int r = 0; r < ROUNDS; r++) {
+            copyReads[r] = readNanos(shared);
+            ownReads[r] = readNanos(own);
         }
-        changer.join();
-        System.out.printf("copy_read_ns %.3f%nworker_local_read_ns %.3f%nrefresh_us %.1f%nmonitor_us %.1f%n",
-                results[0], results[1], results[2], results[3]);
+        results[0] = median(copyReads);
+        results[1] = median(ownReads);
+        long[] faults = new long[1];
+        acquires(board, true, WARM_UP_OPERATIONS, faults);
+        faults[0] = 0;
+        results[2] = acquires(board, true, REMOTE_OPERATIONS, faults);
+        results[3] = faults[0];
+        results[4] = acquires(board, false, REMOTE_OPERATIONS, faults);
+        board.close();
+        long sum = 0;
+        for (int i = 0; i < WARM_UP_OPERATIONS; i++) {
+            sum += monitorRound(shared[1]);
+        }
+        long start = System.nanoTime();
+        for (int i = 0; i < REMOTE_OPERATIONS; i++) {
+            sum += monitorRound(shared[1]);
+        }
+        results[5] = (System.nanoTime() - start) / 1e3 / REMOTE_OPERATIONS;
+        if (sum == 42) {
+            System.out.println(); // keeps sum alive
+        }
+    }
+
+    /**
+     * Times {@code count} acquires, each after asking the home for a new cell or not; returns the
+     * mean in microseconds and adds to {@code faults} the acquires that brought a cell this node
+     * never had.
+     */
+    private static double acquires(Board board, boolean ask, int count, long[] faults) {
+        long nanos = 0;
+        Cell seen = board.cell;
+        for (int i = 0; i < count; i++) {
+            if (ask) {
+                board.request();
+            }
+            LockSupport.parkNanos(PUBLISH_WAIT_NANOS);
+            long start = System.nanoTime();
+            int published = board.published; // a volatile read of a copy: an acquire, which refreshes from the home
+            nanos += System.nanoTime() - start;
+            Cell cell = board.cell;
+            if (cell != seen && cell.value == published) {
+                faults[0]++;
+                seen = cell;
+            }
+        }
+        return nanos / 1e3 / count;
+    }
+
+    private static int monitorRound(Cell cell) {
+        synchronized (cell) {
+            return cell.value;
+        }
     }
 
     static double median(double[] values) {

@@ -147,10 +147,16 @@ public final class MpiPingPong {
      * memory and back.
      */
     static Result raw(boolean direct) throws IOException, InterruptedException {
-        Process server = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        return raw(direct, List.of());
+    }
+
+    /** The same, the echo server's JVM started through {@code launcher} (e.g. {@code taskset -c 1}). */
+    static Result raw(boolean direct, List<String> launcher) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), MpiPingPong.class.getName(), "--raw-server",
-                String.valueOf(direct))
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                String.valueOf(direct)));
+        Process server = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(server.getInputStream()))) {
             int port = Integer.parseInt(lines.readLine().trim());
             try (SocketChannel channel = SocketChannel.open(new InetSocketAddress("127.0.0.1", port))) {
