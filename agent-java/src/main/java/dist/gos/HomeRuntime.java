@@ -304,6 +304,7 @@ final class HomeRuntime {
         DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(SpaceMessages.bytes(message)));
         int status = in.readInt();
         String why = in.readUTF();
+        RunStops.record(message.sender(), status, why);
         if (!why.isEmpty()) {
             err.println("[dist] error: " + why);
         }

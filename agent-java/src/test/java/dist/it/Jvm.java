@@ -54,8 +54,21 @@ final class Jvm implements AutoCloseable {
 
     /** A home JVM with the native agent and dist's Java agent with {@code agentOptions}. */
     static Jvm home(String agentOptions, String classPath, String mainClass, String... args) throws IOException {
-        List<String> arguments = new ArrayList<>(List.of(
-                "-agentpath:" + NATIVE, "-javaagent:" + DIST_JAR + "=" + agentOptions, "-cp", classPath, mainClass));
+        return home(agentOptions, List.of(), classPath, mainClass, args);
+    }
+
+    /** A home JVM as {@link #home(String, String, String, String...)}, with more java options. */
+    static Jvm home(String agentOptions, List<String> javaOptions, String classPath, String mainClass, String... args)
+            throws IOException {
+        List<String> options = new ArrayList<>(List.of("-agentpath:" + NATIVE, "-javaagent:" + DIST_JAR + "=" + agentOptions));
+        options.addAll(javaOptions);
+        return plain(options, classPath, mainClass, args);
+    }
+
+    /** {@code java OPTIONS -cp CLASSPATH MAIN ARGS}: with no dist options, what the program does on one plain JVM. */
+    static Jvm plain(List<String> javaOptions, String classPath, String mainClass, String... args) throws IOException {
+        List<String> arguments = new ArrayList<>(javaOptions);
+        arguments.addAll(List.of("-cp", classPath, mainClass));
         arguments.addAll(List.of(args));
         return start(Map.of(), arguments);
     }
