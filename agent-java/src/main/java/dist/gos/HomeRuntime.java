@@ -66,6 +66,7 @@ final class HomeRuntime {
         endpoint.registerImmediate(NodeMessageType.SPACE_INTERRUPT_VALUE, this::interruptDelegate);
         endpoint.registerImmediate(NodeMessageType.SPACE_OUTPUT_VALUE, this::output);
         endpoint.registerImmediate(NodeMessageType.SPACE_STOP_VALUE, this::stop);
+        HomeInput.serve(endpoint);
     }
 
     // ---- threads --------------------------------------------------------------------------

@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -94,6 +95,18 @@ final class Jvm implements AutoCloseable {
         pump.setDaemon(true);
         pump.start();
         pumps.add(pump);
+    }
+
+    /**
+     * Writes {@code text} (UTF-8) to the process's standard input and closes it, so that the
+     * program then reads the end of its input. Text larger than the pipe's buffer (64 KiB on Linux)
+     * blocks until the program has read the rest; if the process has ended this throws, and
+     * {@link #close()} still stops it.
+     */
+    void feedStdin(String text) throws IOException {
+        try (OutputStream stdin = process.getOutputStream()) {
+            stdin.write(text.getBytes(StandardCharsets.UTF_8));
+        }
     }
 
     long pid() {
