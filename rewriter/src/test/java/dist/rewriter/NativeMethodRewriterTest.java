@@ -12,8 +12,6 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -143,11 +141,7 @@ class NativeMethodRewriterTest {
         assertTrue(thrown.getMessage().contains(NativeMethodRewriter.PREFIX + "locked(int)"), thrown.getMessage());
         assertEquals(List.of("monitorEnter(natives)", "monitorEntered(natives)", "nativeMethod(class Natives, locked)",
                 "monitorExit(natives)"), RecordingHooks.calls);
-        assertTrue(CompletableFuture.supplyAsync(() -> {
-            synchronized (natives) {
-                return true;
-            }
-        }).get(10, TimeUnit.SECONDS));
+        Locks.assertAnotherThreadCanLock(natives);
     }
 
     @Test

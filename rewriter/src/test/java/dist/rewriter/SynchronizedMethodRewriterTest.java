@@ -11,8 +11,6 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -127,11 +125,7 @@ class SynchronizedMethodRewriterTest {
         assertEquals(IllegalArgumentException.class, thrown.getClass());
         assertEquals("failed in body", thrown.getMessage());
         assertEquals(List.of("monitorEnter(counter)", "monitorEntered(counter)", "monitorExit(counter)"), RecordingHooks.calls);
-        assertTrue(CompletableFuture.supplyAsync(() -> {
-            synchronized (counter) {
-                return true;
-            }
-        }).get(10, TimeUnit.SECONDS));
+        Locks.assertAnotherThreadCanLock(counter);
 
         StackTraceElement originalTop = assertThrows(IllegalArgumentException.class, () -> new Counter().fail()).getStackTrace()[0];
         StackTraceElement top = thrown.getStackTrace()[0];
@@ -149,11 +143,7 @@ class SynchronizedMethodRewriterTest {
                 "monitorEntered(standIn:class Counter)", "monitorEntered(standIn:class Counter)"),
                 RecordingHooks.callsOf("monitorEntered"));
         for (Object standIn : RecordingHooks.standInOf.values()) {
-            assertTrue(CompletableFuture.supplyAsync(() -> {
-                synchronized (standIn) {
-                    return true;
-                }
-            }).get(10, TimeUnit.SECONDS));
+            Locks.assertAnotherThreadCanLock(standIn);
         }
     }
 
