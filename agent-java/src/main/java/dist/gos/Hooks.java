@@ -280,7 +280,8 @@ public final class Hooks {
         if (w != null) {
             w.stop(70, "thread " + Thread.currentThread().getName() + " on a worker called native method "
                     + owner.getName() + "." + name + "; native methods of application classes run only at the home,"
-                    + " where their library and native state are, and dist cannot send a call there yet (run the program with nodes=1)");
+                    + " where their library and native state are, and dist cannot send a call there yet"
+                    + " (run the program with nodes=1)");
         }
     }
 

@@ -57,7 +57,7 @@ final class RemoteInput extends InputStream {
             reply = SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_INPUT_VALUE, request,
                     SpaceMessages.BLOCKING);
         } catch (RuntimeException e) {
-            throw new IOException("dist: System.in is the home's, and the home did not answer: " + e.getMessage(), e);
+            throw new IOException("System.in is the home's, and reading it failed: " + e.getMessage(), e);
         }
         if (reply[0] == HomeInput.FAILED) {
             throw new IOException(new String(reply, 1, reply.length - 1, StandardCharsets.UTF_8));

@@ -61,7 +61,8 @@ final class Jvm implements AutoCloseable {
     /** A home JVM as {@link #home(String, String, String, String...)}, with more java options. */
     static Jvm home(String agentOptions, List<String> javaOptions, String classPath, String mainClass, String... args)
             throws IOException {
-        List<String> options = new ArrayList<>(List.of("-agentpath:" + NATIVE, "-javaagent:" + DIST_JAR + "=" + agentOptions));
+        List<String> options = new ArrayList<>(List.of(
+                "-agentpath:" + NATIVE, "-javaagent:" + DIST_JAR + "=" + agentOptions));
         options.addAll(javaOptions);
         return plain(options, classPath, mainClass, args);
     }

@@ -27,7 +27,8 @@ class StandardInputIT {
             input.append(i).append(" word-").append(i * 7 % 30).append('\n');
         }
         for (int i = 0; i < 600; i++) {
-            input.append("line ").append(i).append(i % 5 == 0 ? " grüße ✓ " : " plain ").append("x".repeat(i % 40)).append('\n');
+            input.append("line ").append(i).append(i % 5 == 0 ? " grüße ✓ " : " plain ").append("x".repeat(i % 40))
+                    .append('\n');
         }
         return input.toString();
     }

@@ -40,8 +40,8 @@ public final class ConcurrencyRewriter {
      */
     public ClassVisitor visitor(ClassVisitor next, RewriteCounts counts) {
         ClassVisitor calls = new CallSiteRewriter(new RunnableLambdaRewriter(next, counts), hookOwner, isThread, counts);
-        ClassVisitor synchronizedMethods = new SynchronizedMethodRewriter(new MonitorRewriter(calls, hookOwner, counts), counts);
-        return new NativeMethodRewriter(synchronizedMethods, hookOwner, counts);
+        ClassVisitor monitors = new MonitorRewriter(calls, hookOwner, counts);
+        return new NativeMethodRewriter(new SynchronizedMethodRewriter(monitors, counts), hookOwner, counts);
     }
 
     public Result rewrite(byte[] classFile) {

@@ -91,7 +91,8 @@ public final class NativeMethodRewriter extends ClassVisitor {
             code.visitCode();
             ClassLiterals.push(code, className, majorVersion);
             code.visitLdcInsn(name);
-            code.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, "nativeMethod", "(Ljava/lang/Class;Ljava/lang/String;)V", false);
+            code.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, "nativeMethod", "(Ljava/lang/Class;Ljava/lang/String;)V",
+                    false);
             SameArguments.callPrivate(code, className, isStatic, PREFIX + name, descriptor);
             code.visitInsn(Type.getReturnType(descriptor).getOpcode(Opcodes.IRETURN));
             code.visitMaxs(0, 0);
