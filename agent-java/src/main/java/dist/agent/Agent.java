@@ -47,8 +47,8 @@ public final class Agent {
         }
         Log.verbose(options.verbose() || Log.isVerbose());
         openThreadInternals(instrumentation);
-        instrumentation.addTransformer(new ApplicationTransformer());
         try {
+            ApplicationTransformer.install(instrumentation);
             if (options.role() == AgentOptions.Role.HOME) {
                 HomeNode.start(options, atStartup ? Thread.currentThread() : null);
             } else {

@@ -1,11 +1,14 @@
 package dist.agent;
 
 import dist.gos.Hooks;
+import dist.node.StartupException;
 import dist.rewriter.ApplicationClasses;
 import dist.rewriter.ConcurrencyRewriter;
+import dist.rewriter.NativeMethodRewriter;
 import dist.rewriter.ObjectSpaceRewriter;
 import dist.transport.Log;
 import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import java.util.function.Predicate;
 
@@ -17,6 +20,24 @@ final class ApplicationTransformer implements ClassFileTransformer {
     private static final String HOOKS = Hooks.class.getName().replace('.', '/');
     private static final ClassLoader PLATFORM = ClassLoader.getPlatformClassLoader();
     private static final Predicate<String> APPLICATION = name -> ApplicationClasses.isApplicationClass(name, false);
+
+    private ApplicationTransformer() {}
+
+    /**
+     * Transforms every application class defined from now on. The rewriter renames native methods
+     * behind wrappers ({@link NativeMethodRewriter}); registering its prefix with the JVM, before
+     * any such class can link a native, is what keeps them linked to their native code.
+     */
+    static void install(Instrumentation instrumentation) {
+        if (!instrumentation.isNativeMethodPrefixSupported()) {
+            throw new StartupException("this JVM cannot set a native method prefix (JVMTI can_set_native_method_prefix),"
+                    + " which dist needs to keep the native methods of application classes linked; run dist on a"
+                    + " HotSpot JDK 17 or later, with the Can-Set-Native-Method-Prefix attribute dist.jar's manifest has");
+        }
+        ApplicationTransformer transformer = new ApplicationTransformer();
+        instrumentation.addTransformer(transformer);
+        instrumentation.setNativeMethodPrefix(transformer, NativeMethodRewriter.PREFIX);
+    }
 
     @Override
     public byte[] transform(ClassLoader loader, String className, Class<?> redefined,

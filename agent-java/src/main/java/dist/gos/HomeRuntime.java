@@ -67,6 +67,7 @@ final class HomeRuntime {
         endpoint.registerImmediate(NodeMessageType.SPACE_INTERRUPT_VALUE, this::interruptDelegate);
         endpoint.registerImmediate(NodeMessageType.SPACE_OUTPUT_VALUE, this::output);
         endpoint.registerImmediate(NodeMessageType.SPACE_STOP_VALUE, this::stop);
+        HomeInput.serve(endpoint);
     }
 
     // ---- threads --------------------------------------------------------------------------
@@ -327,6 +328,7 @@ final class HomeRuntime {
         DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(SpaceMessages.bytes(message)));
         int status = in.readInt();
         String why = in.readUTF();
+        RunStops.record(message.sender(), status, why);
         if (!why.isEmpty()) {
             err.println("[dist] error: " + why);
         }

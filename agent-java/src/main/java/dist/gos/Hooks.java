@@ -265,6 +265,24 @@ public final class Hooks {
         }
     }
 
+    // ---- native methods ---------------------------------------------------------------------
+
+    /**
+     * Called before each call of a native method of an application class. Its library and native
+     * state are the home's: libraries are loaded by class initializers, which run at the home only
+     * (see {@link #runClassInitializer}), and native state is outside the object space. So it runs
+     * at the home, and a call on a worker stops the run, naming the method, before anything runs.
+     */
+    public static void nativeMethod(Class<?> owner, String name) {
+        WorkerRuntime w = worker;
+        if (w != null) {
+            w.stop(70, "thread " + Thread.currentThread().getName() + " on a worker called native method "
+                    + owner.getName() + "." + name + "; native methods of application classes run only at the home,"
+                    + " where their library and native state are, and dist cannot send a call there yet"
+                    + " (run the program with nodes=1)");
+        }
+    }
+
     // ---- the end of the program -------------------------------------------------------------
 
     public static void exit(int status) {

@@ -64,6 +64,7 @@ final class WorkerRuntime {
         });
         System.setOut(new PrintStream(new RemoteOutput(1), true, StandardCharsets.UTF_8));
         System.setErr(new PrintStream(new RemoteOutput(2), true, StandardCharsets.UTF_8));
+        System.setIn(new RemoteInput(endpoint, home));
     }
 
     WorkerSpace space() {

@@ -4,6 +4,7 @@ import dist.agent.AgentOptions;
 import dist.agent.nativeagent.NativeAgent;
 import dist.coordinator.Membership;
 import dist.gos.NodeCounters;
+import dist.gos.RunStops;
 import dist.gos.ThreadPlacement;
 import dist.node.proto.NodeMessageType;
 import dist.node.proto.NodeReport;
@@ -83,6 +84,7 @@ public final class NodeRuntime {
                 .setRejected(counters.rejected())
                 .addAllClassesLoadedRemotely(remotelyLoaded.get())
                 .addAllPlacements(ThreadPlacement.decisions())
+                .addAllStops(RunStops.all())
                 .setMonitorOperationsLocal(NodeCounters.localMonitorOperations())
                 .setMonitorOperationsRemote(NodeCounters.remoteMonitorOperations())
                 .setObjectsHomed(NodeCounters.homedObjects())

@@ -71,6 +71,8 @@ final class RunReport {
                 .append(", \"bytesReceived\": ").append(node.getObjectBytesReceived())
                 .append("},\n     \"placements\": ");
         stringArray(json, node.getPlacementsList());
+        json.append(",\n     \"stops\": ");
+        stringArray(json, node.getStopsList());
         json.append(",\n     \"nativeCapabilities\": ");
         stringArray(json, node.getNativeCapabilitiesList());
         json.append('}');

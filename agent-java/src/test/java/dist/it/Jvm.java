@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,8 +55,22 @@ final class Jvm implements AutoCloseable {
 
     /** A home JVM with the native agent and dist's Java agent with {@code agentOptions}. */
     static Jvm home(String agentOptions, String classPath, String mainClass, String... args) throws IOException {
-        List<String> arguments = new ArrayList<>(List.of(
-                "-agentpath:" + NATIVE, "-javaagent:" + DIST_JAR + "=" + agentOptions, "-cp", classPath, mainClass));
+        return home(agentOptions, List.of(), classPath, mainClass, args);
+    }
+
+    /** A home JVM as {@link #home(String, String, String, String...)}, with more java options. */
+    static Jvm home(String agentOptions, List<String> javaOptions, String classPath, String mainClass, String... args)
+            throws IOException {
+        List<String> options = new ArrayList<>(List.of(
+                "-agentpath:" + NATIVE, "-javaagent:" + DIST_JAR + "=" + agentOptions));
+        options.addAll(javaOptions);
+        return plain(options, classPath, mainClass, args);
+    }
+
+    /** {@code java OPTIONS -cp CLASSPATH MAIN ARGS}: with no dist options, what the program does on one plain JVM. */
+    static Jvm plain(List<String> javaOptions, String classPath, String mainClass, String... args) throws IOException {
+        List<String> arguments = new ArrayList<>(javaOptions);
+        arguments.addAll(List.of("-cp", classPath, mainClass));
         arguments.addAll(List.of(args));
         return start(Map.of(), arguments);
     }
@@ -81,6 +96,18 @@ final class Jvm implements AutoCloseable {
         pump.setDaemon(true);
         pump.start();
         pumps.add(pump);
+    }
+
+    /**
+     * Writes {@code text} (UTF-8) to the process's standard input and closes it, so that the
+     * program then reads the end of its input. Text larger than the pipe's buffer (64 KiB on Linux)
+     * blocks until the program has read the rest; if the process has ended this throws, and
+     * {@link #close()} still stops it.
+     */
+    void feedStdin(String text) throws IOException {
+        try (OutputStream stdin = process.getOutputStream()) {
+            stdin.write(text.getBytes(StandardCharsets.UTF_8));
+        }
     }
 
     long pid() {

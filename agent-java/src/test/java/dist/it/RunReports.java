@@ -12,6 +12,12 @@ final class RunReports {
 
     private RunReports() {}
 
+    /** The home placed {@code thread} on a worker (a placement "name: node N", not "(home)" or "kept home"). */
+    static void assertPlacedOnAWorker(String json, String thread) {
+        assertTrue(Pattern.compile("\"" + Pattern.quote(thread) + ": node \\d+\"").matcher(json).find(),
+                thread + " was not placed on a worker: " + json);
+    }
+
     /** Every node's report lists at least one application thread that ran there (besides main). */
     static void assertThreadsRanOnEveryNode(String json, int nodes) {
         Matcher m = NODE_THREADS.matcher(json);

@@ -7,16 +7,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What dist cannot share yet never gives a wrong answer: a thread that reaches such an object
  * when it starts stays at the home (and the program prints what it prints on one JVM), and one
- * that reaches it later on a worker stops the run with a message naming the class.
+ * that reaches it later on a worker, or calls a native method of an application class there,
+ * stops the run with a message naming the class.
  */
 class UnsupportedIT {
     private static final String ARRAY_LIST = "instances of java.util.ArrayList cannot be shared between nodes";
+    private static final Path JNI_FIXTURE = Path.of(System.getProperty("dist.jniFixture"));
 
     @TempDir
     Path temp;
@@ -40,6 +43,31 @@ class UnsupportedIT {
             assertEquals(List.of(), home.stdout(), home.output());
             assertTrue(home.output().contains("[dist] error: thread storer-") && home.output().contains(ARRAY_LIST),
                     home.output());
+        }
+    }
+
+    @Test
+    void nativeMethodsRunAtTheHomeAndAWorkerThreadCallingOneStopsTheRunNamingIt() throws Exception {
+        List<String> library = List.of("-Ditapp.jni=" + JNI_FIXTURE);
+        String program = "itapp.unsupported.NativeCalls";
+        List<String> plainOutput;
+        try (Jvm plain = Jvm.plain(library, Jvm.TEST_CLASSES.toString(), program)) {
+            assertEquals(0, plain.awaitExit(Duration.ofSeconds(60)), plain.output());
+            plainOutput = plain.stdout();
+        }
+        assertEquals(List.of("mix 6, twice 42, missing java.lang.UnsatisfiedLinkError", "caller-0: twice 0",
+                "caller-1: twice 2"), plainOutput);
+        Path report = temp.resolve("natives.json");
+        try (Jvm home = Jvm.home("nodes=2,report=" + report, library, Jvm.TEST_CLASSES.toString(), program)) {
+            assertEquals(70, home.awaitExit(Duration.ofSeconds(90)), home.output());
+            // main and caller-0 ran at the home, through the wrappers, as on one JVM; caller-1 never printed.
+            assertEquals(plainOutput.subList(0, 2), home.stdout(), home.output());
+            String refusal = "thread caller-1 on a worker called native method " + program + ".twice";
+            assertTrue(home.output().contains("[dist] error: " + refusal), home.output());
+            String json = Files.readString(report);
+            RunReports.assertPlacedOnAWorker(json, "caller-1");
+            assertTrue(Pattern.compile("\"stops\": \\[\"node \\d+ ended the run with status 70: " + Pattern.quote(refusal))
+                    .matcher(json).find(), json);
         }
     }
 }

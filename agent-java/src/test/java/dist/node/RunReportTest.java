@@ -20,7 +20,8 @@ class RunReportTest {
         NodeReport home = NodeReport.newBuilder().setNodeId(1).setPid(100).setRole("home")
                 .addThreads(ThreadRecord.newBuilder().setName("main").setId(1).setKind("main"))
                 .setMessagesSent(3).setBytesSent(300).setMonitorOperationsLocal(7).setMonitorOperationsRemote(3).setCopiesHeld(12)
-                .addPlacements("pi-0: kept home: no object space").build();
+                .addPlacements("pi-0: kept home: no object space")
+                .addStops("node 2 ended the run with status 70: thread t on a worker called native method app.N.f").build();
         NodeReport worker = NodeReport.newBuilder().setNodeId(2).setPid(200).setRole("worker")
                 .addClassesLoadedRemotely("app.Main").build();
         String json = RunReport.toJson(Instant.EPOCH, Instant.EPOCH, List.of(home, worker), List.of("node 3 (pid 300): gone"));
@@ -34,5 +35,8 @@ class RunReportTest {
         assertTrue(json.contains("\"monitorOperations\": {\"local\": 7, \"remote\": 3}"), json);
         assertTrue(json.contains("\"objectSpace\": {\"objectsHomed\": 0, \"copiesHeld\": 12,"), json);
         assertTrue(json.contains("\"placements\": [\"pi-0: kept home: no object space\"]"), json);
+        assertTrue(json.contains("\"stops\": [\"node 2 ended the run with status 70: thread t on a worker called native method"
+                + " app.N.f\"]"), json);
+        assertTrue(json.contains("\"stops\": []"), json);
     }
 }

@@ -6,12 +6,14 @@ import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
 
 /**
- * The single-system-image rewrites of monitors, synchronized methods, wait/notify, thread life cycle
- * and JVM exit in one application class (see the rewriter/runtime contract): every such operation
- * becomes a call of a static method of the hook class, which the runtime implements.
+ * The single-system-image rewrites of native methods, monitors, synchronized methods, wait/notify,
+ * thread life cycle and JVM exit in one application class (see the rewriter/runtime contract):
+ * every such operation becomes a call of a static method of the hook class, which the runtime
+ * implements.
  *
- * <p>None of the visitors adds a branch to existing code and the one method they generate carries
- * its own frame, so frames are neither expanded nor computed and no class is ever loaded.
+ * <p>None of the visitors adds a branch to existing code and the methods they generate are
+ * straight-line or carry their own frame, so frames are neither expanded nor computed and no class
+ * is ever loaded.
  */
 public final class ConcurrencyRewriter {
     /** The rewritten class, or null when nothing applied (keep the original bytes); what was done. */
@@ -31,12 +33,15 @@ public final class ConcurrencyRewriter {
 
     /**
      * The visitor chain, for composing with other rewrites; the writer at the end needs
-     * {@code COMPUTE_MAXS}. Synchronized methods are split first, so that the monitor instructions of
-     * their wrappers get the same hooks as those of synchronized blocks.
+     * {@code COMPUTE_MAXS}. Native methods are wrapped first, so that the wrapper of a
+     * {@code synchronized native} method is split like any synchronized method; synchronized methods
+     * are split next, so that the monitor instructions of their wrappers get the same hooks as those
+     * of synchronized blocks.
      */
     public ClassVisitor visitor(ClassVisitor next, RewriteCounts counts) {
         ClassVisitor calls = new CallSiteRewriter(new RunnableLambdaRewriter(next, counts), hookOwner, isThread, counts);
-        return new SynchronizedMethodRewriter(new MonitorRewriter(calls, hookOwner, counts), counts);
+        ClassVisitor monitors = new MonitorRewriter(calls, hookOwner, counts);
+        return new NativeMethodRewriter(new SynchronizedMethodRewriter(monitors, counts), hookOwner, counts);
     }
 
     public Result rewrite(byte[] classFile) {

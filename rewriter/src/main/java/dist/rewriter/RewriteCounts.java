@@ -12,8 +12,8 @@ public final class RewriteCounts {
         /** Includes the two monitor exits (return and rethrow) generated per synchronized method. */
         MONITOR_EXIT(true),
         SYNCHRONIZED_METHOD(true),
-        /** Native synchronized methods: the JVM takes their monitor, no hook can be placed. */
-        SKIPPED_NATIVE_SYNCHRONIZED(false),
+        /** Native methods renamed behind a wrapper that asks the runtime first (NativeMethodRewriter). */
+        NATIVE_METHOD(true),
         WAIT(true),
         /** notify() and notifyAll(). */
         NOTIFY(true),

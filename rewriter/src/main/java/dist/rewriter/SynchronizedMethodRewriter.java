@@ -23,8 +23,8 @@ import org.objectweb.asm.TypePath;
  * on any exception), with plain monitor instructions; a {@link MonitorRewriter} after this visitor
  * adds the hooks to them. The wrapper keeps the method's name, descriptor, access (minus
  * {@code synchronized}), signature, exceptions, annotations and parameters, so that callers,
- * overriding and reflection see the same method. Native methods have no body to wrap and are left
- * as they are; the writer needs {@code COMPUTE_MAXS}.
+ * overriding and reflection see the same method. Native methods have no body to move: they reach this
+ * visitor already wrapped by {@link NativeMethodRewriter}. The writer needs {@code COMPUTE_MAXS}.
  */
 public final class SynchronizedMethodRewriter extends ClassVisitor {
     static final String BODY_PREFIX = "$dist$sync$";
@@ -48,11 +48,9 @@ public final class SynchronizedMethodRewriter extends ClassVisitor {
     @Override
     public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
         // The JVM ignores the flag on <clinit> (and rejects it on <init>): nothing to do there.
-        if ((access & Opcodes.ACC_SYNCHRONIZED) == 0 || (access & Opcodes.ACC_ABSTRACT) != 0 || name.startsWith("<")) {
-            return super.visitMethod(access, name, descriptor, signature, exceptions);
-        }
-        if ((access & Opcodes.ACC_NATIVE) != 0) {
-            counts.add(Kind.SKIPPED_NATIVE_SYNCHRONIZED);
+        // A native method has no body to move: NativeMethodRewriter, before this visitor, gives it one.
+        if ((access & Opcodes.ACC_SYNCHRONIZED) == 0 || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0
+                || name.startsWith("<")) {
             return super.visitMethod(access, name, descriptor, signature, exceptions);
         }
         counts.add(Kind.SYNCHRONIZED_METHOD);
@@ -123,18 +121,7 @@ public final class SynchronizedMethodRewriter extends ClassVisitor {
             pushLock();
             wrapper.visitInsn(Opcodes.MONITORENTER);
             wrapper.visitLabel(start);
-            int slot = 0;
-            if (!isStatic) {
-                wrapper.visitVarInsn(Opcodes.ALOAD, slot++);
-            }
-            for (Type argument : Type.getArgumentTypes(descriptor)) {
-                wrapper.visitVarInsn(argument.getOpcode(Opcodes.ILOAD), slot);
-                slot += argument.getSize();
-            }
-            // invokespecial reaches a private method of the same class in every class file version
-            // (invokevirtual does only from Java 11's nestmates on).
-            wrapper.visitMethodInsn(isStatic ? Opcodes.INVOKESTATIC : Opcodes.INVOKESPECIAL, className,
-                    BODY_PREFIX + name, descriptor, false);
+            SameArguments.callPrivate(wrapper, className, isStatic, BODY_PREFIX + name, descriptor);
             wrapper.visitLabel(end);
             pushLock();
             wrapper.visitInsn(Opcodes.MONITOREXIT);

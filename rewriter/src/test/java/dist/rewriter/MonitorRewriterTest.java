@@ -3,13 +3,10 @@ package dist.rewriter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dist.rewriter.RewriteCounts.Kind;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -50,14 +47,6 @@ class MonitorRewriterTest {
         RecordingHooks.reset();
     }
 
-    private static void assertAnotherThreadCanLock(Object lock) throws Exception {
-        assertTrue(CompletableFuture.supplyAsync(() -> {
-            synchronized (lock) {
-                return true;
-            }
-        }).get(10, TimeUnit.SECONDS));
-    }
-
     @Test
     void nestedBlocksEnterAndExitThroughTheHooksInOrder() throws Throwable {
         Rewritten subject = new Rewritten(NestedBlocks.class);
@@ -73,7 +62,7 @@ class MonitorRewriterTest {
         Rewritten subject = new Rewritten(LeftByException.class);
         assertEquals("thrown inside false", subject.call("run"));
         assertEquals(List.of("monitorEnter(lock)", "monitorEntered(lock)", "monitorExit(lock)"), RecordingHooks.calls);
-        assertAnotherThreadCanLock(subject.load(LeftByException.class).getField("LOCK").get(null));
+        Locks.assertAnotherThreadCanLock(subject.load(LeftByException.class).getField("LOCK").get(null));
     }
 
     @Test
@@ -87,7 +76,7 @@ class MonitorRewriterTest {
         assertEquals(2, RecordingHooks.standInOf.size());
         for (Object standIn : RecordingHooks.standInOf.values()) {
             assertFalse(Thread.holdsLock(standIn));
-            assertAnotherThreadCanLock(standIn);
+            Locks.assertAnotherThreadCanLock(standIn);
         }
     }
 

@@ -65,6 +65,11 @@ public final class RecordingHooks {
         return String.valueOf(o);
     }
 
+    /** What a test subject says of itself, in order with the hook calls. */
+    public static void note(String what) {
+        calls.add(what);
+    }
+
     private static void record(String hook, Object... arguments) {
         calls.add(Stream.of(arguments).map(RecordingHooks::describe).collect(Collectors.joining(", ", hook + "(", ")")));
     }
@@ -171,6 +176,10 @@ public final class RecordingHooks {
     public static int identityHashCode(Object o) {
         record("identityHashCode", o);
         return System.identityHashCode(o);
+    }
+
+    public static void nativeMethod(Class<?> owner, String name) {
+        record("nativeMethod", owner, name);
     }
 
     public static void exit(int status) {

@@ -13,6 +13,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.util.CheckClassAdapter;
 
 /**
@@ -25,6 +28,7 @@ final class Rewritten extends ClassLoader {
 
     private final String root;
     private final UnaryOperator<byte[]> beforeRewrite;
+    private final UnaryOperator<byte[]> afterRewrite;
     private final Map<String, RewriteCounts> counts = new ConcurrentHashMap<>();
 
     Rewritten(Class<?> root) {
@@ -33,9 +37,15 @@ final class Rewritten extends ClassLoader {
 
     /** @param beforeRewrite applied to each original class file, to vary its version */
     Rewritten(Class<?> root, UnaryOperator<byte[]> beforeRewrite) {
+        this(root, beforeRewrite, UnaryOperator.identity());
+    }
+
+    /** @param afterRewrite applied to each class file the rewriter changed, before it is verified and defined */
+    Rewritten(Class<?> root, UnaryOperator<byte[]> beforeRewrite, UnaryOperator<byte[]> afterRewrite) {
         super(Rewritten.class.getClassLoader());
         this.root = root.getName();
         this.beforeRewrite = beforeRewrite;
+        this.afterRewrite = afterRewrite;
     }
 
     private static boolean isThread(String internalName) {
@@ -58,6 +68,18 @@ final class Rewritten extends ClassLoader {
         }
     }
 
+    /** The class file with another version number (and without frames below Java 6, which had none). */
+    static byte[] withVersion(byte[] classFile, int version) {
+        ClassWriter writer = new ClassWriter(0);
+        new ClassReader(classFile).accept(new ClassVisitor(Opcodes.ASM9, writer) {
+            @Override
+            public void visit(int ignored, int access, String name, String signature, String superName, String[] interfaces) {
+                super.visit(version, access, name, signature, superName, interfaces);
+            }
+        }, version < Opcodes.V1_6 ? ClassReader.SKIP_FRAMES : 0);
+        return writer.toByteArray();
+    }
+
     static void assertVerifies(byte[] classFile) {
         StringWriter problems = new StringWriter();
         CheckClassAdapter.verify(new ClassReader(classFile), Rewritten.class.getClassLoader(), false, new PrintWriter(problems));
@@ -77,7 +99,7 @@ final class Rewritten extends ClassLoader {
             byte[] original = beforeRewrite.apply(bytesOf(name));
             ConcurrencyRewriter.Result result = REWRITER.rewrite(original);
             counts.put(name, result.counts());
-            byte[] bytes = result.bytes() == null ? original : result.bytes();
+            byte[] bytes = result.bytes() == null ? original : afterRewrite.apply(result.bytes());
             assertVerifies(bytes);
             return defineClass(name, bytes, 0, bytes.length);
         }

@@ -2,38 +2,22 @@ package dist.rewriter;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dist.rewriter.RewriteCounts.Kind;
 import java.io.IOException;
-import java.lang.annotation.ElementType;
-import java.lang.annotation.Retention;
-import java.lang.annotation.RetentionPolicy;
-import java.lang.annotation.Target;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.ClassVisitor;
-import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Opcodes;
 
 class SynchronizedMethodRewriterTest {
-    @Retention(RetentionPolicy.RUNTIME)
-    @Target({ElementType.METHOD, ElementType.PARAMETER})
-    public @interface Marker {
-        String value();
-    }
-
     public static final class Counter {
         private int count;
 
@@ -67,10 +51,6 @@ class SynchronizedMethodRewriterTest {
         public String toString() {
             return "counter";
         }
-    }
-
-    public static final class NativeOnly {
-        public static synchronized native void nap();
     }
 
     /** Uses nothing a class file of version 48 cannot have (class constants, invokedynamic, nestmates). */
@@ -145,11 +125,7 @@ class SynchronizedMethodRewriterTest {
         assertEquals(IllegalArgumentException.class, thrown.getClass());
         assertEquals("failed in body", thrown.getMessage());
         assertEquals(List.of("monitorEnter(counter)", "monitorEntered(counter)", "monitorExit(counter)"), RecordingHooks.calls);
-        assertTrue(CompletableFuture.supplyAsync(() -> {
-            synchronized (counter) {
-                return true;
-            }
-        }).get(10, TimeUnit.SECONDS));
+        Locks.assertAnotherThreadCanLock(counter);
 
         StackTraceElement originalTop = assertThrows(IllegalArgumentException.class, () -> new Counter().fail()).getStackTrace()[0];
         StackTraceElement top = thrown.getStackTrace()[0];
@@ -167,36 +143,14 @@ class SynchronizedMethodRewriterTest {
                 "monitorEntered(standIn:class Counter)", "monitorEntered(standIn:class Counter)"),
                 RecordingHooks.callsOf("monitorEntered"));
         for (Object standIn : RecordingHooks.standInOf.values()) {
-            assertTrue(CompletableFuture.supplyAsync(() -> {
-                synchronized (standIn) {
-                    return true;
-                }
-            }).get(10, TimeUnit.SECONDS));
+            Locks.assertAnotherThreadCanLock(standIn);
         }
-    }
-
-    @Test
-    void nativeSynchronizedMethodIsSkippedAndTheClassLeftUnchanged() {
-        ConcurrencyRewriter.Result result = Rewritten.REWRITER.rewrite(Rewritten.bytesOf(NativeOnly.class));
-        assertNull(result.bytes());
-        assertEquals(Map.of(Kind.SKIPPED_NATIVE_SYNCHRONIZED, 1), result.counts().asMap());
-    }
-
-    private static byte[] withVersion(byte[] classFile, int version) {
-        ClassWriter writer = new ClassWriter(0);
-        new ClassReader(classFile).accept(new ClassVisitor(Opcodes.ASM9, writer) {
-            @Override
-            public void visit(int ignored, int access, String name, String signature, String superName, String[] interfaces) {
-                super.visit(version, access, name, signature, superName, interfaces);
-            }
-        }, version < Opcodes.V1_6 ? ClassReader.SKIP_FRAMES : 0);
-        return writer.toByteArray();
     }
 
     @ParameterizedTest
     @ValueSource(ints = {Opcodes.V1_4, Opcodes.V1_5, Opcodes.V1_6, Opcodes.V1_8, Opcodes.V11, Opcodes.V17})
     void classFilesOfOlderVersionsAreRewrittenWithOrWithoutFrames(int version) throws Throwable {
-        Rewritten subject = new Rewritten(VersionAgnostic.class, classFile -> withVersion(classFile, version));
+        Rewritten subject = new Rewritten(VersionAgnostic.class, classFile -> Rewritten.withVersion(classFile, version));
         assertEquals("11", subject.call("run"));
         assertEquals(List.of("monitorEnter(class VersionAgnostic)", "monitorEnter(agnostic)", "monitorEnter(Object)"),
                 RecordingHooks.callsOf("monitorEnter").stream()
