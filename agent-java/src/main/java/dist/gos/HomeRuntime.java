@@ -94,9 +94,7 @@ final class HomeRuntime {
                     placedByThread.put(thread, placed);
                     placedById.put(thread.getId(), placed);
                 }
-                SpaceMessages.call(endpoint, node.getAddress(), NodeMessageType.SPACE_THREAD_START_VALUE, message,
-                        java.time.Duration.ofSeconds(30));
-                ThreadPlacement.record(thread.getName() + ": node " + node.getId());
+                startThere(thread, node, message);
                 return;
             } catch (UnsharableException e) {
                 ThreadPlacement.record(thread.getName() + ": kept home: " + e.getMessage());
@@ -109,6 +107,23 @@ final class HomeRuntime {
         }
         thread.start();
         ApplicationThreads.started(thread);
+    }
+
+    /**
+     * Sends a placed thread to its node. If that fails, the worker holds neither the thread nor
+     * what the message carried, and the home counts it as sent: the run ends, and this thread (the
+     * program's, in Thread.start) waits for the end rather than go on with a thread that never ran.
+     */
+    private void startThere(Thread thread, NodeInfo node, byte[] message) {
+        try {
+            SpaceMessages.call(endpoint, node.getAddress(), NodeMessageType.SPACE_THREAD_START_VALUE, message,
+                    java.time.Duration.ofSeconds(30));
+        } catch (RuntimeException e) {
+            endRun(node.getId(), 70, "thread " + thread.getName() + " could not be started on node " + node.getId()
+                    + ": " + e.getMessage());
+            Exits.awaitExit();
+        }
+        ThreadPlacement.record(thread.getName() + ": node " + node.getId());
     }
 
     /** The least-loaded alive node, round-robin among equals; the home is one of them. */
@@ -245,10 +260,8 @@ final class HomeRuntime {
         try {
             work.run();
         } catch (IOException | RuntimeException e) {
-            err.println("[dist] error: the home cannot apply a release of node " + message.sender()
+            endRun(message.sender(), 70, "the home cannot apply a release of node " + message.sender()
                     + ", so the run cannot go on coherently: " + e);
-            err.flush();
-            Exits.exitSoon(70, "a release could not be applied");
         }
         return SpaceMessages.wrap(new byte[0]);
     }
@@ -326,15 +339,19 @@ final class HomeRuntime {
 
     private SpaceMessage stop(Inbound message) throws IOException {
         DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(SpaceMessages.bytes(message)));
-        int status = in.readInt();
-        String why = in.readUTF();
-        RunStops.record(message.sender(), status, why);
+        endRun(message.sender(), in.readInt(), in.readUTF());
+        return SpaceMessages.wrap(new byte[0]);
+    }
+
+    /** Ends the run with {@code status} because of {@code node}, saying why (if anything) on stderr and in the report. */
+    private void endRun(int node, int status, String why) {
+        RunStops.record(node, status, why);
         if (!why.isEmpty()) {
             err.println("[dist] error: " + why);
         }
         out.flush();
-        Exits.exitSoon(status, "node " + message.sender() + " ended the run with status " + status);
-        return SpaceMessages.wrap(new byte[0]);
+        err.flush();
+        Exits.exitSoon(status, "node " + node + " ended the run with status " + status);
     }
 
     private static String readText(DataInputStream in) throws IOException {

@@ -356,13 +356,7 @@ final class WorkerRuntime {
         } catch (RuntimeException e) {
             // The home is gone already: the run is ending, and this worker with it.
         }
-        while (true) {
-            try {
-                Thread.sleep(Long.MAX_VALUE); // the home ends the run, and this worker with it
-            } catch (InterruptedException e) {
-                // keep waiting for the end
-            }
-        }
+        dist.node.Exits.awaitExit(); // the home ends the run, and this worker with it
     }
 
     /** System.out/err of this worker, sent to the home in order (one connection, one sender). */

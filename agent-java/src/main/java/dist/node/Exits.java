@@ -8,6 +8,17 @@ public final class Exits {
 
     private Exits() {}
 
+    /** Blocks the calling thread until the JVM, which {@link #exitSoon} is ending, is gone. */
+    public static void awaitExit() {
+        while (true) {
+            try {
+                Thread.sleep(Long.MAX_VALUE);
+            } catch (InterruptedException e) {
+                // keep waiting for the end
+            }
+        }
+    }
+
     public static void exitSoon(int status, String reason) {
         Thread exit = new Thread(() -> {
             Log.debug(reason);
