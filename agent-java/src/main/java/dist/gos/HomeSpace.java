@@ -29,12 +29,17 @@ final class HomeSpace {
 
     /** What one worker has seen; every operation on it holds its monitor. */
     private final class View implements Holders {
+        private final int node;
         private final Map<Long, Twin> seen = new HashMap<>();
         private final WriteTracking<Long> tracking = new WriteTracking<>();
         /** The number of the last message written to this worker. */
         private long sequence;
         /** How many of this worker's releases have been applied. */
         private long releasesApplied;
+
+        View(int node) {
+            this.node = node;
+        }
 
         void see(long id, Object holder, Twin twin) {
             seen.put(id, twin);
@@ -64,6 +69,10 @@ final class HomeSpace {
 
         @Override
         public void adopt(long id, Kind kind, Object instance, int identityHash) {
+            if (Ids.node(id) != node) {
+                throw new IllegalStateException("node " + node + " sent object " + Long.toHexString(id)
+                        + " as one of its own, but that id is node " + Ids.node(id) + "'s");
+            }
             synchronized (HomeSpace.this) {
                 masters.put(id, instance);
                 ids.put(instance, id);
@@ -112,7 +121,7 @@ final class HomeSpace {
             if (known != null) {
                 return known;
             }
-            id = ((long) nodeId << 40) | ++lastId;
+            id = Ids.of(nodeId, ++lastId);
             masters.put(id, holder);
             ids.put(holder, id);
         }
@@ -148,7 +157,7 @@ final class HomeSpace {
     }
 
     private View view(int node) {
-        return views.computeIfAbsent(node, n -> new View());
+        return views.computeIfAbsent(node, View::new);
     }
 
     /**

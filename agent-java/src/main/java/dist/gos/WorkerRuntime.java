@@ -45,7 +45,7 @@ final class WorkerRuntime {
     WorkerRuntime(Endpoint endpoint, Supplier<String> home, ClassLoader loader) {
         this.endpoint = endpoint;
         this.home = home;
-        this.space = new WorkerSpace(endpoint.nodeId(), loader);
+        this.space = new WorkerSpace(endpoint::nodeId, loader);
         // Decoding may load classes from the home: a blocking call, so not on the transport's reader.
         endpoint.register(NodeMessageType.SPACE_THREAD_START_VALUE,
                 m -> CompletableFuture.supplyAsync(() -> startPlaced(m), starter));

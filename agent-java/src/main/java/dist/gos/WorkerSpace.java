@@ -26,7 +26,8 @@ final class WorkerSpace implements Holders {
     /** A copy's bookkeeping; the twin is null while the copy's state is on its way. */
     private record Copy(Object holder, Twin twin) {}
 
-    private final int nodeId;
+    /** This node's id, asked at each use: the object space starts before the coordinator has given it one. */
+    private final java.util.function.IntSupplier nodeId;
     private final ClassLoader loader;
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled when a home message has been applied: the next one may be waiting for its turn. */
@@ -41,7 +42,7 @@ final class WorkerSpace implements Holders {
     private final WriteTracking<Copy> tracking = new WriteTracking<>();
     private long lastId;
 
-    WorkerSpace(int nodeId, ClassLoader loader) {
+    WorkerSpace(java.util.function.IntSupplier nodeId, ClassLoader loader) {
         this.nodeId = nodeId;
         this.loader = loader;
     }
@@ -89,7 +90,7 @@ final class WorkerSpace implements Holders {
         Copy copy = new Copy(holder, twin);
         long id;
         synchronized (this) {
-            id = ((long) nodeId << 40) | ++lastId;
+            id = Ids.of(nodeId.getAsInt(), ++lastId);
             copies.put(id, copy);
             ids.put(holder, id);
         }

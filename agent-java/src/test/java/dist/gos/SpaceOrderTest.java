@@ -20,7 +20,7 @@ class SpaceOrderTest {
     private static final ClassLoader LOADER = SpaceOrderTest.class.getClassLoader();
 
     private final HomeSpace home = new HomeSpace(1, LOADER);
-    private final WorkerSpace worker = new WorkerSpace(WORKER, LOADER);
+    private final WorkerSpace worker = new WorkerSpace(() -> WORKER, LOADER);
 
     /** What the home sends: the array named (whole, the first time) and what changed since the last message. */
     private byte[] message(int[] master) {
@@ -81,6 +81,20 @@ class SpaceOrderTest {
         master[2] = 8; // written at the home after it applied the release: this one arrives
         apply(message(master));
         assertEquals(8, copy[2]);
+    }
+
+    @Test
+    void anObjectSharedUnderAnotherNodesIdIsRefused() {
+        WorkerSpace impostor = new WorkerSpace(() -> 3, LOADER); // speaks as node 2, numbers as node 3
+        Object[] master = new Object[1];
+        Object[] copy = impostor.receive(home.write(WORKER, w -> w.ref(master)), (reader, acknowledged) ->
+                (Object[]) reader.ref());
+        copy[0] = new int[1]; // the worker's own array: the release shares it under the worker's id
+        List<byte[]> sent = new ArrayList<>();
+        impostor.release(w -> { }, sent::add);
+        IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> home.read(WORKER, sent.get(0)));
+        assertEquals(true, refused.getMessage().contains("that id is node 3's"), refused.getMessage());
     }
 
     @Test
