@@ -33,7 +33,7 @@ final class SampleRuns {
         this.cpuPerNode = cpuPerNode;
     }
 
-    /** What the program printed on stdout; fails when it exits with an error. */
+    /** What the program printed on stdout; fails when it exits with an error. {@code jar} may name several, ':'-separated. */
     String output(int nodes, String jar, List<String> program) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         if (cpuPerNode) {
@@ -45,7 +45,7 @@ final class SampleRuns {
             command.add("-javaagent:" + build.resolve("dist.jar").toAbsolutePath() + "=nodes=" + nodes);
         }
         command.add("-cp");
-        command.add(build.resolve(jar).toString());
+        command.add(classPath(jar));
         command.addAll(program);
         Process process = new ProcessBuilder(command).start();
         Thread errors = new Thread(() -> pinWorkersAndEcho(process), "stderr");
@@ -61,6 +61,15 @@ final class SampleRuns {
         } finally {
             process.destroyForcibly();
         }
+    }
+
+    /** {@code jars}: names of jars in the build directory, separated by ':'. */
+    private String classPath(String jars) {
+        List<String> paths = new ArrayList<>();
+        for (String jar : jars.split(":")) {
+            paths.add(build.resolve(jar).toString());
+        }
+        return String.join(java.io.File.pathSeparator, paths);
     }
 
     /** Copies the program's stderr to ours; with one CPU per node, pins each worker as it is announced. */
