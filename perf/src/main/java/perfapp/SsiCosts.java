@@ -18,19 +18,21 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Read loops are timed {@link #ROUNDS} times (copies and own objects alternating) and the
  * medians kept: a single loop's time varies by half from one JIT compilation to the next. Remote
- * operations are timed after {@link #WARM_UP_OPERATIONS} untimed ones, as the raw round trip they
- * are compared with is: the first thousands cost several times the steady state while the JIT
- * compiles the runtime's paths.
+ * operations are timed after untimed ones, as the raw round trip they are compared with is: while
+ * the JIT compiles the runtime's paths (on a node of one CPU, beside the threads that answer), the
+ * first thousands include stalls of milliseconds, and a mean of them says more about the JIT than
+ * about the object space.
  */
 public final class SsiCosts {
     static final int OBJECTS = 1024;
     static final int READS = 100_000_000;
-    static final int WARM_UP_OPERATIONS = 4_000;
+    /** Untimed acquires (each after a pause) and monitor rounds before the timed ones: see the class comment. */
+    static final int WARM_UP_ACQUIRES = 10_000, WARM_UP_MONITOR_ROUNDS = 10_000;
     static final int REMOTE_OPERATIONS = 3_000;
     /** Read loops are timed this often, alternating copy and own object, and the medians compared. */
     static final int ROUNDS = 5;
     /** How long the probe gives the home thread to publish before it times its acquire. */
-    static final long PUBLISH_WAIT_NANOS = 300_000;
+    static final long PUBLISH_WAIT_NANOS = 200_000;
 
     static final class Cell {
         int value;
@@ -113,14 +115,14 @@ public final class SsiCosts {
         results[0] = median(copyReads);
         results[1] = median(ownReads);
         long[] faults = new long[1];
-        acquires(board, true, WARM_UP_OPERATIONS, faults);
+        acquires(board, true, WARM_UP_ACQUIRES, faults);
         faults[0] = 0;
         results[2] = acquires(board, true, REMOTE_OPERATIONS, faults);
         results[3] = faults[0];
         results[4] = acquires(board, false, REMOTE_OPERATIONS, faults);
         board.close();
         long sum = 0;
-        for (int i = 0; i < WARM_UP_OPERATIONS; i++) {
+        for (int i = 0; i < WARM_UP_MONITOR_ROUNDS; i++) {
             sum += monitorRound(shared[1]);
         }
         long start = System.nanoTime();
