@@ -135,7 +135,6 @@ final class HomeSpace {
             InjectedState.setClass(type, InjectedState.SHARED_MASTER);
         } else if (!master.getClass().isArray()) {
             InjectedState.setMeta(master, id);
-            InjectedState.setObject(master, InjectedState.SHARED_MASTER);
         }
     }
 

@@ -5,19 +5,18 @@ import java.lang.invoke.VarHandle;
 import java.lang.reflect.Field;
 
 /**
- * The coherence state the rewriter injects: {@code $dist$state} of an object (0 local, 1 valid
- * copy, 2 shared master; never negative: a copy arrives with its state, so reads do not check it)
- * and {@code $dist$sstate} of a class (0 valid here, -1 to be fetched from the home, 1 fetched).
- * The rewritten write and static paths read these; only the object space writes them.
+ * The coherence state the rewriter injects: {@code $dist$meta} of an object (null while it is
+ * local; once shared, the object space's bookkeeping: a worker's copy record, the home's id; a
+ * copy arrives with its state, so reads do not check it) and {@code $dist$sstate} of a class (0
+ * valid here, -1 to be fetched from the home, 1 fetched, 2 a master that copies exist of). The
+ * rewritten write and static paths read these, a write reporting itself when they say shared
+ * ({@link Hooks#written}); only the object space writes them.
  */
 final class InjectedState {
-    /** SHARED_MASTER: a master that copies exist of, whose writes are reported ({@link Hooks#written}). */
     static final int VALID_COPY = 1, SHARED_MASTER = 2, NOT_FETCHED = -1;
-    private static final String OBJECT_STATE = "$dist$state";
     private static final String OBJECT_META = "$dist$meta";
     private static final String CLASS_STATE = "$dist$sstate";
 
-    private static final ClassValue<VarHandle> OBJECT = inHierarchy(OBJECT_STATE);
     private static final ClassValue<VarHandle> META = inHierarchy(OBJECT_META);
     private static final ClassValue<VarHandle> CLASS = new ClassValue<>() {
         @Override
@@ -44,15 +43,12 @@ final class InjectedState {
         };
     }
 
-    static void setObject(Object object, int state) {
-        OBJECT.get(object.getClass()).setVolatile(object, state);
-    }
-
-    /** The object space's bookkeeping for a shared object (its copy at a worker, its id at the home). */
+    /** The object space's bookkeeping for a shared object (its copy at a worker, its id at the home); null if local. */
     static Object meta(Object object) {
         return META.get(object.getClass()).getVolatile(object);
     }
 
+    /** Marks the object shared: from now on its writes report themselves. */
     static void setMeta(Object object, Object meta) {
         META.get(object.getClass()).setVolatile(object, meta);
     }

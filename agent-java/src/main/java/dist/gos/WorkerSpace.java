@@ -186,7 +186,6 @@ final class WorkerSpace implements Holders {
             InjectedState.setClass(type, InjectedState.VALID_COPY);
         } else if (!holder.getClass().isArray()) {
             InjectedState.setMeta(holder, copy);
-            InjectedState.setObject(holder, InjectedState.VALID_COPY);
         }
         tracking.shared(copy, holder.getClass().isArray());
     }

@@ -18,7 +18,7 @@ class TwinTest {
 
     /** As the rewriter leaves an application class: injected fields present, finals dropped. */
     static class Account extends Base {
-        public transient int $dist$state;
+        public transient Object $dist$meta;
         double balance;
         String owner;
         Object next;

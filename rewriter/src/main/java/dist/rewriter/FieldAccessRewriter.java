@@ -284,20 +284,21 @@ final class FieldAccessRewriter extends ClassVisitor {
     }
 
     /**
-     * After a write to a shared object or class (state not 0: a copy, or a master that copies
-     * exist of), {@code HOOK.written(target)}: the runtime then knows what to look at when it
-     * releases or refreshes instead of comparing every shared thing. After the store, so that a
-     * release that finds the mark also finds the value.
+     * After a write to a shared object or class (an object whose meta is set, a class whose static
+     * state is not 0: a copy, or a master that copies exist of), {@code HOOK.written(target)}: the
+     * runtime then knows what to look at when it releases or refreshes instead of comparing every
+     * shared thing. After the store, so that a release that finds the mark also finds the value.
      */
     private void reportWriteToShared(MethodVisitor method, AccessHelper helper) {
         Label local = new Label();
         if (helper.isStatic()) {
             method.visitFieldInsn(Opcodes.GETSTATIC, helper.owner(), ObjectStateInjector.STATIC_STATE, "I");
+            method.visitJumpInsn(Opcodes.IFEQ, local);
         } else {
             method.visitVarInsn(Opcodes.ALOAD, 0);
-            method.visitFieldInsn(Opcodes.GETFIELD, helper.owner(), ObjectStateInjector.STATE, "I");
+            method.visitFieldInsn(Opcodes.GETFIELD, helper.owner(), ObjectStateInjector.META, "Ljava/lang/Object;");
+            method.visitJumpInsn(Opcodes.IFNULL, local);
         }
-        method.visitJumpInsn(Opcodes.IFEQ, local);
         pushTarget(method, helper);
         method.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, "written", "(Ljava/lang/Object;)V", false);
         method.visitLabel(local);

@@ -11,11 +11,14 @@ import org.objectweb.asm.Opcodes;
  * Adds the state the runtime keeps per object and per class, lets the runtime set every field by
  * reflection, and makes identity hashes agree across nodes.
  *
- * <p>The instance state goes only into root classes (whose superclass is not an application class):
- * subclasses inherit it, so a field access through any application class finds it.
+ * <p>An object's state is one reference, {@code $dist$meta}: null while the object is local, the
+ * runtime's bookkeeping once it is shared (so a write checks one load for null). One field, not a
+ * state word beside it: with compressed references a 4-byte field often fits the padding of the
+ * object's last 8 bytes, so small objects keep their size. It goes only into root classes (whose
+ * superclass is not an application class): subclasses inherit it, so a field access through any
+ * application class finds it.
  */
 final class ObjectStateInjector extends ClassVisitor {
-    static final String STATE = "$dist$state";
     static final String META = "$dist$meta";
     static final String STATIC_STATE = "$dist$sstate";
 
@@ -66,7 +69,6 @@ final class ObjectStateInjector extends ClassVisitor {
     public void visitEnd() {
         int stateAccess = Opcodes.ACC_PUBLIC | Opcodes.ACC_TRANSIENT | Opcodes.ACC_SYNTHETIC;
         if (isRoot) {
-            super.visitField(stateAccess, STATE, "I", null, null).visitEnd();
             super.visitField(stateAccess, META, "Ljava/lang/Object;", null, null).visitEnd();
             counts.add(Kind.OBJECT_STATE_FIELDS);
             if (extendsObject && !declaresHashCode) {

@@ -32,7 +32,7 @@ public final class RewriteCounts {
         /** Runnable lambdas and method references made serializable, so a thread's task can travel. */
         RUNNABLE_LAMBDA(true),
         // ---- the object space (ObjectSpaceRewriter) ----
-        /** {@code $dist$state} and {@code $dist$meta} added to a root class. */
+        /** {@code $dist$meta} added to a root class. */
         OBJECT_STATE_FIELDS(true),
         /** {@code $dist$sstate} added to a class. */
         STATIC_STATE_FIELD(true),

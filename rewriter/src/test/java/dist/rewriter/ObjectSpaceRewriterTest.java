@@ -368,8 +368,9 @@ class ObjectSpaceRewriterTest {
         return type.getConstructors()[0].newInstance(arguments);
     }
 
-    private static void setState(Object object, int state) throws Exception {
-        object.getClass().getField("$dist$state").setInt(object, state);
+    /** Shares the object as the runtime would: a worker's copy record or the home's id in its meta. */
+    private static void setMeta(Object object, Object meta) throws Exception {
+        object.getClass().getField("$dist$meta").set(object, meta);
     }
 
     private static void setStaticState(Class<?> type, int state) throws Exception {
@@ -397,7 +398,7 @@ class ObjectSpaceRewriterTest {
         assertEquals(1, call(counter, "increment"));
         assertEquals(List.of(), RecordingHook.calls("written"), "a local object's writes are not reported");
 
-        setState(counter, 1); // a valid copy: reads as they are, each write reported after the store
+        setMeta(counter, "a copy's record"); // a valid copy: reads as they are, each write reported after the store
         assertEquals(2, call(counter, "increment"));
         call(counter, "relabel", "moved");
         assertEquals("moved", call(counter, "label"));
@@ -405,7 +406,7 @@ class ObjectSpaceRewriterTest {
         RecordingHook.targets().forEach(target -> assertSame(counter, target));
 
         RecordingHook.reset();
-        setState(counter, 2); // a shared master: the same
+        setMeta(counter, 7L); // a shared master (its id): the same
         assertEquals(3, call(counter, "increment"));
         assertEquals(List.of("written Counter"), RecordingHook.calls("written"));
     }
@@ -415,7 +416,7 @@ class ObjectSpaceRewriterTest {
         RewritingLoader loader = new RewritingLoader();
         Object wide = newInstance(loader.subject(Subjects.Wide.class));
         assertEquals((1L << 40) + 3, call(wide, "addBig", 3L));
-        setState(wide, 1);
+        setMeta(wide, "a copy\'s record");
         assertEquals((1L << 40) + 3 + (1L << 35), call(wide, "addBig", 1L << 35));
         assertEquals(3.75, call(wide, "scale", 2.5));
         assertEquals(List.of("written Wide", "written Wide"), RecordingHook.calls("written"));
@@ -426,7 +427,7 @@ class ObjectSpaceRewriterTest {
         RewritingLoader loader = new RewritingLoader();
         Class<?> type = loader.subject(Subjects.Volatiles.class);
         Object volatiles = newInstance(type);
-        setState(volatiles, 1);
+        setMeta(volatiles, "a copy\'s record");
         String[] hooks = {"written", "staticFault", "beforeVolatileRead", "afterVolatileRead", "beforeVolatileWrite", "afterVolatileWrite"};
 
         assertEquals(1, call(volatiles, "bump"));
@@ -511,10 +512,10 @@ class ObjectSpaceRewriterTest {
         assertEquals(7, call(derived, "sum"));
         assertEquals(0, loader.result(derivedType).count(Kind.OBJECT_STATE_FIELDS));
         assertEquals(1, loader.result(derivedType.getSuperclass()).count(Kind.OBJECT_STATE_FIELDS));
-        assertThrows(NoSuchFieldException.class, () -> derivedType.getDeclaredField("$dist$state"));
+        assertThrows(NoSuchFieldException.class, () -> derivedType.getDeclaredField("$dist$meta"));
         assertNotNull(derivedType.getDeclaredField("$dist$sstate"), "every class has its own statics");
 
-        setState(derived, 1);
+        setMeta(derived, "a copy\'s record");
         assertEquals(7, call(derived, "sum"));
         call(derived, "bump");
         assertEquals(9, call(derived, "sum"));
@@ -783,7 +784,7 @@ class ObjectSpaceRewriterTest {
                 "equals, hashCode and toString read x and y through their own getfield handles");
         assertEquals(2, loader.result(pointType).count(Kind.ACCESS_HELPER), "the constructor's puts of x and y");
 
-        setState(point, 1);
+        setMeta(point, "a copy\'s record");
         assertEquals(10, call(point, "x"));
         assertEquals("Point[x=10, y=2]", point.toString());
         assertEquals(List.of(), RecordingHook.calls("written", "staticFault"));
