@@ -13,6 +13,7 @@ struct BoolOption {
 // error messages cannot drift from what is accepted.
 const BoolOption BOOL_OPTIONS[] = {
     {"verbose", &Arguments::verbose},
+    {"locals", &Arguments::locals},
 };
 
 std::string validOptions() {

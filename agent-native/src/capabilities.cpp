@@ -19,10 +19,29 @@ const Capability WANTED_CAPABILITIES[] = {
 
 const size_t WANTED_CAPABILITY_COUNT = sizeof(WANTED_CAPABILITIES) / sizeof(WANTED_CAPABILITIES[0]);
 
-std::string capabilityNames(const jvmtiCapabilities& caps, bool present) {
+jvmtiCapabilities requestedCapabilities(const Arguments& args) {
+    jvmtiCapabilities requested{};
+    for (size_t i = 0; i < WANTED_CAPABILITY_COUNT; i++) {
+        WANTED_CAPABILITIES[i].set(requested);
+    }
+    requested.can_access_local_variables = args.locals ? 1 : 0;
+    return requested;
+}
+
+jvmtiCapabilities missingCapabilities(const jvmtiCapabilities& requested, const jvmtiCapabilities& obtained) {
+    jvmtiCapabilities missing{};
+    for (size_t i = 0; i < WANTED_CAPABILITY_COUNT; i++) {
+        if (WANTED_CAPABILITIES[i].isSet(requested) && !WANTED_CAPABILITIES[i].isSet(obtained)) {
+            WANTED_CAPABILITIES[i].set(missing);
+        }
+    }
+    return missing;
+}
+
+std::string capabilityNames(const jvmtiCapabilities& caps) {
     std::string result;
     for (size_t i = 0; i < WANTED_CAPABILITY_COUNT; i++) {
-        if (WANTED_CAPABILITIES[i].isSet(caps) != present) continue;
+        if (!WANTED_CAPABILITIES[i].isSet(caps)) continue;
         if (!result.empty()) result += ", ";
         result += WANTED_CAPABILITIES[i].name;
     }

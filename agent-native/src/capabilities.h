@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <string>
 
+#include "arguments.h"
+
 // jvmtiCapabilities is a struct of bit-fields, which cannot be addressed by
 // pointer-to-member; each entry therefore carries its own accessors.
 struct Capability {
@@ -18,8 +20,14 @@ struct Capability {
 extern const Capability WANTED_CAPABILITIES[];
 extern const size_t WANTED_CAPABILITY_COUNT;
 
-// Comma-separated names of the wanted capabilities whose bit in caps equals
-// present; "" when there are none.
-std::string capabilityNames(const jvmtiCapabilities& caps, bool present);
+// What VM::init asks for: every wanted capability, except can_access_local_variables
+// unless args.locals (see Arguments::locals).
+jvmtiCapabilities requestedCapabilities(const Arguments& args);
+
+// The wanted capabilities set in requested and not in obtained.
+jvmtiCapabilities missingCapabilities(const jvmtiCapabilities& requested, const jvmtiCapabilities& obtained);
+
+// Comma-separated names of the wanted capabilities set in caps; "" when there are none.
+std::string capabilityNames(const jvmtiCapabilities& caps);
 
 #endif // DIST_CAPABILITIES_H

@@ -206,8 +206,8 @@ Java_dist_agent_nativeagent_NativeAgent_currentLocals(JNIEnv* env, jclass, jint 
     if (!VM::capabilities().can_access_local_variables) {
         throwNew(env, ILLEGAL_STATE,
                  "can_access_local_variables was not obtained: load the dist agent at JVM "
-                 "startup with -agentpath:/path/to/libdistjvmti.so (a JVM grants it only "
-                 "then, not on dynamic attach)");
+                 "startup with -agentpath:/path/to/libdistjvmti.so=locals (a JVM grants it "
+                 "only then, not on dynamic attach)");
         return nullptr;
     }
     if (!checkDepth(env, depth, "depth")) return nullptr;

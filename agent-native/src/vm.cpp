@@ -17,10 +17,11 @@ jint VM::init(JavaVM* vm, const Arguments& args, bool live) {
 
     jvmtiCapabilities potential{};
     jvmti->GetPotentialCapabilities(&potential);
+    jvmtiCapabilities requested = requestedCapabilities(args);
     // One at a time, so that a capability refused despite being offered (another
     // agent may hold an exclusive one) costs only itself.
     for (size_t i = 0; i < WANTED_CAPABILITY_COUNT; i++) {
-        if (!WANTED_CAPABILITIES[i].isSet(potential)) continue;
+        if (!WANTED_CAPABILITIES[i].isSet(requested) || !WANTED_CAPABILITIES[i].isSet(potential)) continue;
         jvmtiCapabilities one{};
         WANTED_CAPABILITIES[i].set(one);
         jvmti->AddCapabilities(&one);
@@ -29,9 +30,9 @@ jint VM::init(JavaVM* vm, const Arguments& args, bool live) {
 
     if (args.verbose) {
         std::fprintf(stderr, "dist agent: capabilities obtained: %s\n",
-                     capabilityNames(_capabilities, true).c_str());
+                     capabilityNames(_capabilities).c_str());
     }
-    std::string missing = capabilityNames(_capabilities, false);
+    std::string missing = capabilityNames(missingCapabilities(requested, _capabilities));
     if (!missing.empty()) {
         std::fprintf(stderr, "dist agent: capabilities not available: %s%s\n", missing.c_str(),
                      live && !_capabilities.can_access_local_variables

@@ -24,6 +24,15 @@ TEST(Arguments, ExplicitBooleans) {
     EXPECT_FALSE(args.verbose);
 }
 
+TEST(Arguments, LocalsIsOffUnlessAskedFor) {
+    Arguments args;
+    EXPECT_EQ("", args.parse("verbose"));
+    EXPECT_FALSE(args.locals);
+    EXPECT_EQ("", args.parse("verbose,locals"));
+    EXPECT_TRUE(args.locals);
+    EXPECT_TRUE(args.verbose);
+}
+
 TEST(Arguments, LaterItemWins) {
     Arguments args;
     EXPECT_EQ("", args.parse("verbose=true,verbose=false"));
@@ -32,9 +41,9 @@ TEST(Arguments, LaterItemWins) {
 
 TEST(Arguments, UnknownKeyNamesItAndTheValidOptions) {
     Arguments args;
-    EXPECT_EQ("unknown option 'verbos' (valid options: verbose[=true|false])",
+    EXPECT_EQ("unknown option 'verbos' (valid options: verbose[=true|false], locals[=true|false])",
               args.parse("verbos=true"));
-    EXPECT_EQ("unknown option 'depth' (valid options: verbose[=true|false])",
+    EXPECT_EQ("unknown option 'depth' (valid options: verbose[=true|false], locals[=true|false])",
               args.parse("verbose,depth=3"));
 }
 
@@ -50,10 +59,10 @@ TEST(Arguments, BadBooleanNamesValueAndKey) {
 
 TEST(Arguments, EmptyItemIsRejected) {
     Arguments args;
-    EXPECT_EQ("empty option name in 'verbose,' (valid options: verbose[=true|false])",
+    EXPECT_EQ("empty option name in 'verbose,' (valid options: verbose[=true|false], locals[=true|false])",
               args.parse("verbose,"));
-    EXPECT_EQ("empty option name in ',verbose' (valid options: verbose[=true|false])",
+    EXPECT_EQ("empty option name in ',verbose' (valid options: verbose[=true|false], locals[=true|false])",
               args.parse(",verbose"));
-    EXPECT_EQ("empty option name in '=true' (valid options: verbose[=true|false])",
+    EXPECT_EQ("empty option name in '=true' (valid options: verbose[=true|false], locals[=true|false])",
               args.parse("=true"));
 }

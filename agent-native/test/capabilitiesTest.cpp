@@ -62,22 +62,39 @@ TEST(Capabilities, NamesMatchTheJvmtiFields) {
     EXPECT_EQ(0u, caps.can_get_current_thread_cpu_time);
 }
 
-TEST(Capabilities, NamesSplitIntoPresentAndMissing) {
+TEST(Capabilities, NamesListTheWantedBitsThatAreSet) {
     jvmtiCapabilities caps{};
     caps.can_tag_objects = 1;
     caps.can_get_line_numbers = 1;
     caps.can_pop_frame = 1;  // not wanted, so never reported
-    EXPECT_EQ("can_get_line_numbers, can_tag_objects", capabilityNames(caps, true));
-    EXPECT_EQ("can_access_local_variables, can_get_source_file_name, "
-              "can_generate_object_free_events, can_get_current_thread_cpu_time, "
-              "can_get_thread_cpu_time",
-              capabilityNames(caps, false));
+    EXPECT_EQ("can_get_line_numbers, can_tag_objects", capabilityNames(caps));
+    jvmtiCapabilities none{};
+    EXPECT_EQ("", capabilityNames(none));
 }
 
-TEST(Capabilities, NamesOfNothingIsEmpty) {
-    jvmtiCapabilities none{};
-    EXPECT_EQ("", capabilityNames(none, true));
-    jvmtiCapabilities all{};
-    for (size_t i = 0; i < WANTED_CAPABILITY_COUNT; i++) WANTED_CAPABILITIES[i].set(all);
-    EXPECT_EQ("", capabilityNames(all, false));
+TEST(Capabilities, LocalVariableAccessIsRequestedOnlyWhenAskedFor) {
+    Arguments cheap;
+    jvmtiCapabilities requested = requestedCapabilities(cheap);
+    EXPECT_EQ("can_get_line_numbers, can_get_source_file_name, can_tag_objects, "
+              "can_generate_object_free_events, can_get_current_thread_cpu_time, "
+              "can_get_thread_cpu_time",
+              capabilityNames(requested));
+    Arguments locals;
+    ASSERT_EQ("", locals.parse("locals"));
+    jvmtiCapabilities all = requestedCapabilities(locals);
+    EXPECT_EQ(1u, all.can_access_local_variables);
+    for (size_t i = 0; i < WANTED_CAPABILITY_COUNT; i++) {
+        EXPECT_TRUE(WANTED_CAPABILITIES[i].isSet(all)) << WANTED_CAPABILITIES[i].name;
+    }
+}
+
+TEST(Capabilities, MissingIsWhatWasRequestedAndNotObtained) {
+    jvmtiCapabilities requested{};
+    requested.can_access_local_variables = 1;
+    requested.can_tag_objects = 1;
+    jvmtiCapabilities obtained{};
+    obtained.can_tag_objects = 1;
+    obtained.can_get_line_numbers = 1;  // obtained without being requested: not missing either way
+    EXPECT_EQ("can_access_local_variables", capabilityNames(missingCapabilities(requested, obtained)));
+    EXPECT_EQ("", capabilityNames(missingCapabilities(obtained, obtained)));
 }

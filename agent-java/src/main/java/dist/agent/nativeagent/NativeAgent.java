@@ -6,10 +6,12 @@ import java.util.List;
  * Java side of {@code libdistjvmti.so}, the JVMTI agent through which dist reads the current
  * thread's frames and local variables.
  *
- * <p>The library must be loaded as an agent, at startup for local variable access:
+ * <p>The library must be loaded as an agent, at startup and with the option {@code locals} for
+ * local variable access (off by default: with it HotSpot keeps every local variable of compiled
+ * code alive, which made the ray tracer sample a tenth slower):
  *
  * <pre>{@code
- * java -agentpath:/path/to/libdistjvmti.so[=verbose] -javaagent:dist.jar ...
+ * java -agentpath:/path/to/libdistjvmti.so[=verbose,locals] -javaagent:dist.jar ...
  * }</pre>
  *
  * The natives are then bound by HotSpot itself, which looks a native up in agent libraries when
@@ -37,10 +39,12 @@ import java.util.List;
  */
 public final class NativeAgent {
 
-    /** The JVMTI capabilities dist requests, in the order {@link #capabilities()} reports them. */
+    /** Requested only with the agent option {@code locals}: what {@link #currentLocals} needs. */
+    public static final String LOCALS_CAPABILITY = "can_access_local_variables";
+
+    /** The JVMTI capabilities dist requests by default, in the order {@link #capabilities()} reports them. */
     public static final List<String> WANTED_CAPABILITIES =
             List.of(
-                    "can_access_local_variables",
                     "can_get_line_numbers",
                     "can_get_source_file_name",
                     "can_tag_objects",
@@ -54,9 +58,9 @@ public final class NativeAgent {
     private NativeAgent() {}
 
     /**
-     * Names of the {@linkplain #WANTED_CAPABILITIES wanted} capabilities the VM granted the agent,
-     * such as {@code "can_access_local_variables"}; empty if the library was loaded as a plain
-     * library rather than as an agent.
+     * Names of the capabilities the VM granted the agent: {@link #LOCALS_CAPABILITY} first when it
+     * was asked for and granted, then the {@linkplain #WANTED_CAPABILITIES wanted} ones granted;
+     * empty if the library was loaded as a plain library rather than as an agent.
      *
      * @throws UnsatisfiedLinkError if the agent is not loaded
      */
@@ -93,7 +97,7 @@ public final class NativeAgent {
      * HotSpot reads each slot in a separate safepoint (a VM operation): not for hot paths.
      *
      * @throws IllegalStateException if the agent was not loaded at startup with {@code
-     *     -agentpath}, so local variable access was not granted; or if JVMTI fails otherwise
+     *     -agentpath:...=locals}, so local variable access was not granted; or if JVMTI fails otherwise
      * @throws IllegalArgumentException if {@code depth} is negative or {@code slotTypes} malformed
      *     (the message names the slot), or if JVMTI rejects the request because of them: no such
      *     frame, a native frame, no such slot, or a type mismatch (the message names the JVMTI
@@ -118,8 +122,8 @@ public final class NativeAgent {
 
     /**
      * The {@linkplain #WANTED_CAPABILITIES wanted} capabilities the agent does not have, in the
-     * same order; all of them if the agent is not loaded. Typically {@code
-     * [can_access_local_variables]} after a dynamic attach, empty with {@code -agentpath}.
+     * same order; all of them if the agent is not loaded (empty with {@code -agentpath} and after
+     * a dynamic attach alike: what a VM grants only at startup is {@link #LOCALS_CAPABILITY}).
      */
     public static List<String> missingCapabilities() {
         List<String> granted = isLoaded() ? List.of(capabilities()) : List.of();
