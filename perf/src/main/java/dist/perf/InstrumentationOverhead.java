@@ -17,8 +17,8 @@ import java.util.Set;
  *       runs (transforming the sample's classes, the JIT compiling dist's and the rewritten code on
  *       the same two cores as the kernel) is still in it;
  *   <li>steady: the kernel once compiled: {@code perfapp.Repeat} runs the sample's {@code main}
- *       {@link #RUNS} times in one JVM and reports the median of all runs but the first. This is
- *       the cost of the rewritten code itself, which a long-running program pays.
+ *       {@link #RUNS} times in one JVM and reports the median of the second half of the runs.
+ *       This is the cost of the rewritten code itself, which a long-running program pays.
  * </ul>
  * Every dist run must print exactly what the plain run printed, or the benchmark stops.
  *
@@ -36,8 +36,8 @@ public final class InstrumentationOverhead {
             List.of("samples.linkedlist.LinkedListBuild", "4", "2000000"));
     private static final List<String> STARTUP = List.of("samples.pi.Pi", "1", "1");
     private static final String SAMPLES_JAR = "samples.jar";
-    /** Runs of main in one JVM for the steady-state time; all but the first are timed. */
-    private static final int RUNS = 5;
+    /** Runs of main in one JVM for the steady-state time; the second half is timed. */
+    private static final int RUNS = 8;
 
     private InstrumentationOverhead() {}
 
