@@ -10,6 +10,7 @@ import dist.node.proto.SpaceMessage;
 import dist.transport.Endpoint;
 import dist.transport.Inbound;
 import dist.transport.Log;
+import dist.transport.proto.Kind;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -57,13 +58,15 @@ final class HomeRuntime {
         this.space = new HomeSpace(endpoint.nodeId(), loader);
         this.out = System.out;
         this.err = System.err;
-        endpoint.registerImmediate(NodeMessageType.SPACE_THREAD_END_VALUE, m -> releasing(m, () -> threadEnded(m)));
+        endpoint.registerImmediate(NodeMessageType.SPACE_THREAD_END_VALUE, m -> oneWay(m, () -> threadEnded(m)));
         endpoint.registerImmediate(NodeMessageType.SPACE_FLUSH_VALUE,
-                m -> releasing(m, () -> space.applyRelease(m.sender(), space.read(m.sender(), SpaceMessages.bytes(m)))));
+                m -> oneWay(m, () -> space.applyRelease(m.sender(), space.read(m.sender(), SpaceMessages.bytes(m)))));
         endpoint.registerImmediate(NodeMessageType.SPACE_REFRESH_VALUE,
                 m -> SpaceMessages.wrap(space.write(m.sender(), w -> space.writeRefresh(m.sender(), w))));
         endpoint.register(NodeMessageType.SPACE_STATICS_VALUE, m -> CompletableFuture.supplyAsync(() -> statics(m)));
-        endpoint.register(NodeMessageType.SPACE_MONITOR_VALUE, this::monitor);
+        // Enters and waits are answered; exits (with their release) and notifies travel one way.
+        endpoint.register(NodeMessageType.SPACE_MONITOR_VALUE, m -> m.kind() == Kind.REQUEST ? monitor(m)
+                : CompletableFuture.completedFuture(oneWay(m, () -> monitor(m))));
         endpoint.registerImmediate(NodeMessageType.SPACE_INTERRUPT_VALUE, this::interruptDelegate);
         endpoint.registerImmediate(NodeMessageType.SPACE_OUTPUT_VALUE, this::output);
         endpoint.registerImmediate(NodeMessageType.SPACE_STOP_VALUE, this::stop);
@@ -245,23 +248,23 @@ final class HomeRuntime {
 
     // ---- object space -----------------------------------------------------------------------
 
-    /** Work on a worker's release, applied where the reader thread of its connection is, in the order sent. */
+    /** What the home does for a one-way message, on the reader thread of its connection, in the order sent. */
     @FunctionalInterface
-    private interface ReleaseWork {
+    private interface OneWayWork {
         void run() throws IOException;
     }
 
     /**
-     * Applies a release, which its worker sent without waiting for an answer: when it cannot be
-     * applied nobody is there to hear why, and the masters no longer hold what the program wrote,
-     * so the run stops here with the reason.
+     * Handles a message its worker sent without waiting for an answer (a release, a monitor exit
+     * with its release, a notify): when it fails nobody is there to hear why, and the masters may
+     * no longer hold what the program wrote, so the run stops here with the reason.
      */
-    private SpaceMessage releasing(Inbound message, ReleaseWork work) {
+    private SpaceMessage oneWay(Inbound message, OneWayWork work) {
         try {
             work.run();
         } catch (IOException | RuntimeException e) {
-            endRun(message.sender(), 70, "the home cannot apply a release of node " + message.sender()
-                    + ", so the run cannot go on coherently: " + e);
+            endRun(message.sender(), 70, "the home cannot apply what node " + message.sender()
+                    + " sent (message type " + message.type() + "), so the run cannot go on coherently: " + e);
         }
         return SpaceMessages.wrap(new byte[0]);
     }
@@ -293,7 +296,7 @@ final class HomeRuntime {
         if (op == Delegate.Op.EXIT) {
             // Here, not on the delegate: releases are applied in the order the worker made them.
             // The delegate still holds the monitor, so no other thread sees the master before this.
-            releasing(message, () -> space.applyRelease(node, reader));
+            space.applyRelease(node, reader);
         }
         Delegate.Work work = switch (op) {
             case ENTER -> interrupted -> refresh(node, false);
