@@ -1,6 +1,7 @@
 package dist.gos;
 
 import dist.node.ApplicationThreads;
+import dist.node.Exits;
 import dist.node.proto.NodeMessageType;
 import dist.transport.Endpoint;
 import dist.transport.Inbound;
@@ -356,7 +357,7 @@ final class WorkerRuntime {
         } catch (RuntimeException e) {
             // The home is gone already: the run is ending, and this worker with it.
         }
-        dist.node.Exits.awaitExit(); // the home ends the run, and this worker with it
+        Exits.awaitExit(); // the home ends the run, and this worker with it
     }
 
     /** System.out/err of this worker, sent to the home in order (one connection, one sender). */

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 
 /**
  * A worker's side of the object space: copies of the home's shared things, each with its twin.
@@ -27,7 +28,7 @@ final class WorkerSpace implements Holders {
     private record Copy(Object holder, Twin twin) {}
 
     /** This node's id, asked at each use: the object space starts before the coordinator has given it one. */
-    private final java.util.function.IntSupplier nodeId;
+    private final IntSupplier nodeId;
     private final ClassLoader loader;
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled when a home message has been applied: the next one may be waiting for its turn. */
@@ -42,7 +43,7 @@ final class WorkerSpace implements Holders {
     private final WriteTracking<Copy> tracking = new WriteTracking<>();
     private long lastId;
 
-    WorkerSpace(java.util.function.IntSupplier nodeId, ClassLoader loader) {
+    WorkerSpace(IntSupplier nodeId, ClassLoader loader) {
         this.nodeId = nodeId;
         this.loader = loader;
     }
