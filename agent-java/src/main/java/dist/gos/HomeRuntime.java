@@ -38,6 +38,8 @@ final class HomeRuntime {
     private final Map<Long, Placed> placedById = new HashMap<>();
     private final Map<Long, Delegate> delegates = new HashMap<>();
     private final List<Thread> startedHere = new ArrayList<>();
+    /** The thread that runs {@code main} (null when dist was attached late): it counts as the home's load. */
+    private final Thread mainThread;
     private int nextChoice;
 
     /** A thread placed on a worker, as the home sees it. */
@@ -52,8 +54,9 @@ final class HomeRuntime {
         }
     }
 
-    HomeRuntime(Endpoint endpoint, Membership membership, ClassLoader loader) {
+    HomeRuntime(Endpoint endpoint, Membership membership, ClassLoader loader, Thread mainThread) {
         this.endpoint = endpoint;
+        this.mainThread = mainThread;
         this.membership = membership;
         this.space = new HomeSpace(endpoint.nodeId(), loader);
         this.out = System.out;
@@ -88,6 +91,9 @@ final class HomeRuntime {
                         w.body().writeBoolean(thread.isDaemon());
                         w.body().writeInt(thread.getPriority());
                         ThreadTasks.write(thread, w);
+                        // Everything that happened-before start() must be visible to the thread,
+                        // in the copies that node holds already too: the start is an acquire there.
+                        space.writeRefresh(node.getId(), w);
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }
@@ -129,13 +135,17 @@ final class HomeRuntime {
         ThreadPlacement.record(thread.getName() + ": node " + node.getId());
     }
 
-    /** The least-loaded alive node, round-robin among equals; the home is one of them. */
+    /**
+     * The least-loaded alive node, round-robin among equals; the home is one of them. A node's load
+     * is the application threads running there, the home's {@code main} included: a program whose
+     * main starts three threads and computes a fourth share itself has four busy threads.
+     */
     private synchronized NodeInfo choose() {
         List<NodeInfo> nodes = new ArrayList<>(membership.alive());
         nodes.sort(Comparator.comparingInt(NodeInfo::getId));
         Map<Integer, Integer> load = new HashMap<>();
         startedHere.removeIf(t -> !t.isAlive());
-        load.put(endpoint.nodeId(), startedHere.size());
+        load.put(endpoint.nodeId(), startedHere.size() + (mainThread != null && mainThread.isAlive() ? 1 : 0));
         for (Placed placed : placedById.values()) {
             if (!placed.ended) {
                 load.merge(placed.node.getId(), 1, Integer::sum);
@@ -225,7 +235,7 @@ final class HomeRuntime {
         WireReader reader = space.read(message.sender(), SpaceMessages.bytes(message));
         DataInputStream in = reader.body();
         long id = in.readLong();
-        String uncaught = in.readBoolean() ? readText(in) : null;
+        Throwable uncaught = in.readBoolean() ? UncaughtExceptions.read(in, space.loader()) : null;
         space.applyRelease(message.sender(), reader);
         Placed placed;
         Delegate delegate;
@@ -236,14 +246,29 @@ final class HomeRuntime {
         if (delegate != null) {
             delegate.submit(new Delegate.Command(Delegate.Op.END, null, 0, null, new CompletableFuture<>()));
         }
-        if (uncaught != null) {
-            err.print("Exception in thread \"" + placed.shell.getName() + "\" " + uncaught);
-            err.flush();
+        if (uncaught == null) {
+            ended(placed);
+            return;
         }
-        synchronized (this) {
-            placed.ended = true;
-            notifyAll();
-        }
+        // The thread's handler (its own, else its group's, which calls the default one or prints
+        // the stack trace) runs here, where the logical thread is, before a join of the thread
+        // returns, as on one JVM. It is the program's code and may block, which this reader thread
+        // must not: it runs on a thread of its own, named as the logical thread.
+        Thread handler = new Thread(() -> {
+            try {
+                placed.shell.getUncaughtExceptionHandler().uncaughtException(placed.shell, uncaught);
+            } catch (Throwable ignored) {
+                // the JVM ignores what an uncaught-exception handler throws
+            } finally {
+                ended(placed);
+            }
+        }, placed.shell.getName());
+        handler.start();
+    }
+
+    private synchronized void ended(Placed placed) {
+        placed.ended = true;
+        notifyAll();
     }
 
     // ---- object space -----------------------------------------------------------------------
@@ -264,7 +289,7 @@ final class HomeRuntime {
             work.run();
         } catch (IOException | RuntimeException e) {
             endRun(message.sender(), 70, "the home cannot apply what node " + message.sender()
-                    + " sent (message type " + message.type() + "), so the run cannot go on coherently: " + e);
+                    + " sent, so the run cannot go on coherently: " + e);
         }
         return SpaceMessages.wrap(new byte[0]);
     }
@@ -355,11 +380,6 @@ final class HomeRuntime {
         out.flush();
         err.flush();
         Exits.exitSoon(status, "node " + node + " ended the run with status " + status);
-    }
-
-    private static String readText(DataInputStream in) throws IOException {
-        int length = in.readInt();
-        return new String(in.readNBytes(length), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** The membership event that matters here: a node holding placed threads died. */

@@ -261,7 +261,8 @@ public final class Hooks {
         WorkerRuntime w = worker;
         if (w != null && w.space().isCopy(thread)) {
             w.stop(70, "thread " + Thread.currentThread().getName() + " on a worker called " + operation + " on thread "
-                    + thread.getName() + ", which runs elsewhere; dist supports that only from the home so far");
+                    + thread.getName() + ", which runs on another node; only threads at the home can do that to a thread"
+                    + " on another node (start and join such threads from main, or run the program with --nodes 1)");
         }
     }
 
@@ -278,8 +279,8 @@ public final class Hooks {
         if (w != null) {
             w.stop(70, "thread " + Thread.currentThread().getName() + " on a worker called native method "
                     + owner.getName() + "." + name + "; native methods of application classes run only at the home,"
-                    + " where their library and native state are, and dist cannot send a call there yet"
-                    + " (run the program with nodes=1)");
+                    + " where their library and native state are (make the native calls from main, or run the program"
+                    + " with --nodes 1)");
         }
     }
 

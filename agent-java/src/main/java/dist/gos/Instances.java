@@ -24,7 +24,8 @@ final class Instances {
         };
     }
 
-    private static Object object(Class<?> type) {
+    /** An instance made without running a constructor. */
+    static Object object(Class<?> type) {
         try {
             Object instance = UNSAFE.allocateInstance(type);
             if (instance instanceof Thread thread) {

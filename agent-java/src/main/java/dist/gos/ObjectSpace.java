@@ -9,8 +9,10 @@ import java.util.function.Supplier;
 public final class ObjectSpace {
     private ObjectSpace() {}
 
-    public static void startHome(Endpoint endpoint, Membership membership, ClassLoader applicationLoader) {
-        Hooks.home = new HomeRuntime(endpoint, membership, applicationLoader);
+    /** @param mainThread the thread that runs {@code main}, or null when dist was attached late */
+    public static void startHome(Endpoint endpoint, Membership membership, ClassLoader applicationLoader,
+                                 Thread mainThread) {
+        Hooks.home = new HomeRuntime(endpoint, membership, applicationLoader, mainThread);
     }
 
     /** @param homeAddress the home's transport address, asked for at each use (it is learned late) */

@@ -197,12 +197,13 @@ final class WireWriter {
             out.writeByte(REF);
             out.writeLong(idFor(value));
         } else {
-            throw new UnsharableException(value.getClass(), "it is a JDK class that a later issue covers");
+            throw new UnsharableException(value.getClass(), "it is a JDK class, and dist shares only application objects, arrays, strings,"
+                    + " boxed values, classes and enum constants");
         }
     }
 
     /** writeUTF is limited to 64 KiB; strings are not. */
-    private static void writeString(DataOutputStream out, String value) throws IOException {
+    static void writeString(DataOutputStream out, String value) throws IOException {
         byte[] utf8 = value.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         out.writeInt(utf8.length);
         out.write(utf8);

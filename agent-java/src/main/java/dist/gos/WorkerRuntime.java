@@ -9,8 +9,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -63,6 +61,7 @@ final class WorkerRuntime {
             Thread.State state = thread == null ? Thread.State.TERMINATED : thread.getState();
             return SpaceMessages.wrap(new byte[] {(byte) state.ordinal()});
         });
+        StalenessBound.start(this::tick);
         System.setOut(new PrintStream(new RemoteOutput(1), true, StandardCharsets.UTF_8));
         System.setErr(new PrintStream(new RemoteOutput(2), true, StandardCharsets.UTF_8));
         System.setIn(new RemoteInput(endpoint, home));
@@ -82,6 +81,7 @@ final class WorkerRuntime {
                 boolean daemon = reader.body().readBoolean();
                 int priority = reader.body().readInt();
                 Runnable task = ThreadTasks.read(reader, space.loader());
+                space.applyChanges(reader, acknowledged); // what happened-before start(), into copies held here
                 Thread thread = new Thread(() -> runPlaced(id, name, task), name);
                 thread.setDaemon(daemon);
                 thread.setPriority(priority);
@@ -100,26 +100,22 @@ final class WorkerRuntime {
         Thread logical = task instanceof Thread subclass ? subclass : Thread.currentThread();
         placedHere.set(new PlacedHere(id, name, logical));
         ApplicationThreads.placed(Thread.currentThread(), id);
-        String uncaught = null;
+        Throwable uncaught = null;
         try {
             task.run();
         } catch (Throwable e) {
-            StringWriter text = new StringWriter();
-            e.printStackTrace(new PrintWriter(text));
-            uncaught = text.toString();
+            uncaught = e; // its handler runs at the home, where the logical thread lives
         }
-        String finalUncaught = uncaught;
+        Throwable thrown = uncaught;
         System.out.flush();
         System.err.flush();
         try {
             release(NodeMessageType.SPACE_THREAD_END_VALUE, w -> {
                 try {
                     w.body().writeLong(id);
-                    w.body().writeBoolean(finalUncaught != null);
-                    if (finalUncaught != null) {
-                        byte[] utf8 = finalUncaught.getBytes(StandardCharsets.UTF_8);
-                        w.body().writeInt(utf8.length);
-                        w.body().write(utf8);
+                    w.body().writeBoolean(thrown != null);
+                    if (thrown != null) {
+                        UncaughtExceptions.write(thrown, w.body());
                     }
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
@@ -157,6 +153,22 @@ final class WorkerRuntime {
     private void release(int type, java.util.function.Consumer<WireWriter> header) {
         NodeCounters.RELEASES.increment();
         space.release(header, bytes -> SpaceMessages.send(endpoint, home.get(), type, bytes));
+    }
+
+    /**
+     * A release of whatever changed and a refresh, while placed threads run here and share
+     * something: what keeps staleness bounded for threads that never synchronize ({@link StalenessBound}).
+     */
+    private void tick() {
+        if (running.isEmpty() || space.copyCount() == 0) {
+            return;
+        }
+        coherently(() -> {
+            if (space.releaseChanges(bytes -> SpaceMessages.send(endpoint, home.get(), NodeMessageType.SPACE_FLUSH_VALUE, bytes))) {
+                NodeCounters.RELEASES.increment();
+            }
+            refreshNow();
+        });
     }
 
     /** An acquire: what others released to the home becomes visible here. */
@@ -280,7 +292,7 @@ final class WorkerRuntime {
         // The home's refusal arrives as text: keep the part that names the class and the reason.
         String marker = UnsharableException.class.getSimpleName() + ": ";
         int at = message.indexOf(marker);
-        return at >= 0 ? message.substring(at + marker.length()).replaceAll(" \\(message type \\d+\\)$", "") : message;
+        return at >= 0 ? message.substring(at + marker.length()) : message;
     }
 
     /**

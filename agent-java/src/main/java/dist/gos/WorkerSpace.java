@@ -216,6 +216,15 @@ final class WorkerSpace implements Holders {
      * the node lock throughout, so no home message is applied between the diff and the stamps.
      */
     void release(Consumer<WireWriter> header, Consumer<byte[]> send) {
+        release(header, send, true);
+    }
+
+    /** A release only if some copy changed since the last one (see {@link StalenessBound}); returns whether it was sent. */
+    boolean releaseChanges(Consumer<byte[]> send) {
+        return release(writer -> {}, send, false);
+    }
+
+    private boolean release(Consumer<WireWriter> header, Consumer<byte[]> send, boolean evenIfUnchanged) {
         lock.lock();
         try {
             WireWriter writer = new WireWriter(this);
@@ -233,6 +242,9 @@ final class WorkerSpace implements Holders {
                     changed.add(copy);
                 }
             }
+            if (groups.isEmpty() && !evenIfUnchanged) {
+                return false;
+            }
             WireFormat.changeGroups(writer, groups);
             long release = lastRelease + 1;
             send.accept(writer.finish(release, 0));
@@ -242,6 +254,7 @@ final class WorkerSpace implements Holders {
             for (int i = 0; i < changed.size(); i++) {
                 changed.get(i).twin().released(groups.get(i).changes(), release);
             }
+            return true;
         } finally {
             lock.unlock();
         }

@@ -89,7 +89,7 @@ public final class HomeNode {
             }
         });
         runtime.install(membership);
-        ObjectSpace.startHome(endpoint, membership, applicationLoader);
+        ObjectSpace.startHome(endpoint, membership, applicationLoader, mainThread);
         if (mainThread != null) {
             ApplicationThreads.main(mainThread);
         }
@@ -103,9 +103,24 @@ public final class HomeNode {
             throws IOException, InterruptedException {
         int wanted = options.nodes();
         workers.addAll(WorkerLauncher.launch(wanted - 1, coordinatorAddress, secret, options));
-        if (!membership.awaitAlive(wanted, JOIN_WAIT)) {
-            throw new StartupException("only " + membership.alive().size() + " of " + wanted + " nodes joined within "
-                    + JOIN_WAIT.toSeconds() + " s; the workers' messages above say why");
+        long start = System.nanoTime();
+        // Checked every second, so that a worker that exits or a lost coordinator is said at once, not after the wait.
+        while (!membership.awaitAlive(wanted, Duration.ofSeconds(1))) {
+            for (Process worker : workers) {
+                if (!worker.isAlive()) {
+                    throw new StartupException("worker process " + worker.pid() + " exited with status "
+                            + worker.exitValue() + " before the cluster was ready; its messages above say why");
+                }
+            }
+            long waited = Duration.ofNanos(System.nanoTime() - start).toSeconds();
+            if (membership.isLost()) {
+                throw new StartupException("the home lost its coordinator after " + waited + " s, while "
+                        + membership.alive().size() + " of " + wanted + " nodes had joined; the message above says why");
+            }
+            if (waited >= JOIN_WAIT.toSeconds()) {
+                throw new StartupException("only " + membership.alive().size() + " of " + wanted + " nodes joined within "
+                        + waited + " s; the workers' messages above say why (on a heavily loaded machine, try fewer nodes)");
+            }
         }
         Log.info("cluster of " + wanted + " nodes ready: " + membership.alive().stream()
                 .map(n -> "node " + n.getId() + " " + n.getRole().name().toLowerCase() + " pid " + n.getPid())

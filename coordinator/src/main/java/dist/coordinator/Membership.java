@@ -184,6 +184,11 @@ public final class Membership implements AutoCloseable {
         return true;
     }
 
+    /** Whether this node lost the cluster (expelled, or its coordinator stopped answering). */
+    public boolean isLost() {
+        return lost;
+    }
+
     /** The coordinator's full table, including nodes that left or died. */
     public NodeTable status() {
         return endpoint.call(coordinator, MembershipType.STATUS_VALUE,

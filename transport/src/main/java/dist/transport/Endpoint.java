@@ -140,7 +140,7 @@ public final class Endpoint implements AutoCloseable {
     /** Registers the handler of a message type; a type has at most one handler. */
     public void register(int type, Handler handler) {
         if (handlers.putIfAbsent(type, handler) != null) {
-            throw new IllegalStateException("message type " + type + " already has a handler");
+            throw new IllegalStateException("type " + type + " has a handler already");
         }
     }
 
@@ -441,7 +441,7 @@ public final class Endpoint implements AutoCloseable {
         }
         Handler handler = handlers.get(envelope.getType());
         if (handler == null) {
-            reject(connection, correlation, ErrorCode.UNKNOWN_TYPE, "no handler for message type " + envelope.getType());
+            reject(connection, correlation, ErrorCode.UNKNOWN_TYPE, "this node does not handle that kind of message (is it running the same version of dist?)");
             return;
         }
         Inbound message = new Inbound(envelope.getSender(), envelope.getType(), kind, correlation, envelope.getBody());
@@ -475,7 +475,7 @@ public final class Endpoint implements AutoCloseable {
                     : failure instanceof Inbound.BadBodyException ? ErrorCode.BAD_BODY
                     : ErrorCode.HANDLER_FAILED;
             String text = code == ErrorCode.HANDLER_FAILED ? failure.toString() : failure.getMessage();
-            reject(connection, message.correlation(), code, text + " (message type " + message.type() + ")");
+            reject(connection, message.correlation(), code, text);
         }
     }
 
@@ -538,7 +538,7 @@ public final class Endpoint implements AutoCloseable {
             if (which.test(p)) {
                 it.remove();
                 p.future().completeExceptionally(reason != null ? new TransportException(reason)
-                        : new RequestTimeoutException("no reply from " + p.peer() + " to message type " + p.type()
+                        : new RequestTimeoutException("no reply from " + p.peer()
                                 + " within the timeout; the peer may be dead or overloaded"));
             }
         }

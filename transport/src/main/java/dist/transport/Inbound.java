@@ -12,7 +12,7 @@ public record Inbound(int sender, int type, Kind kind, long correlation, ByteStr
         try {
             return parser.parseFrom(body);
         } catch (InvalidProtocolBufferException e) {
-            throw new BadBodyException("body of message type " + type + " does not decode: " + e.getMessage());
+            throw new BadBodyException("a message body does not decode (malformed, or from another version of dist): " + e.getMessage());
         }
     }
 
