@@ -48,7 +48,7 @@ class StandardInputIT {
             assertEquals(0, home.awaitExit(Duration.ofSeconds(90)), home.output());
             assertEquals(expected, home.stdout(), home.output());
             String json = Files.readString(report);
-            RunReports.assertPlacedOnAWorker(json, "line-reader-1");
+            RunReports.assertPlacedOnAWorker(json, "line-reader-0");
             RunReports.assertPlacedOnAWorker(json, "bulk-reader");
         }
     }

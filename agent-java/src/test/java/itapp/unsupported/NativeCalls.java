@@ -37,7 +37,7 @@ public final class NativeCalls {
             int x = i;
             Thread caller = new Thread(() -> System.out.println(Thread.currentThread().getName() + ": twice "
                     + shared.twice(x)), "caller-" + i);
-            // One at a time: with two nodes caller-0 runs at the home, caller-1 on the worker.
+            // One at a time: with two nodes caller-0 runs on the worker (main is the home's load) and stops the run.
             caller.start();
             caller.join();
         }

@@ -1,5 +1,7 @@
 package samples.raytrace;
 
+import java.util.concurrent.atomic.AtomicInteger;
+
 /**
  * JESSICA's ray tracer: a fixed scene of spheres on a floor lit by point lights, with shadows and
  * mirror reflections. Worker threads (Runnable lambdas) take line numbers from a shared job queue
@@ -7,7 +9,11 @@ package samples.raytrace;
  * pixel is a pure function of its coordinates (only +, -, *, / and Math.sqrt, which Java defines
  * exactly), so main prints the same size and checksum for any thread count and any schedule.
  *
- * <p>usage: RayTracer [threads] [width] [height]
+ * <p>With {@code atomic}, lines are handed out as many real renderers do it instead: each thread
+ * runs a {@link Renderer} that takes line numbers from a shared {@code AtomicInteger} and counts
+ * the rays it traced, and main prints the total too.
+ *
+ * <p>usage: RayTracer [threads] [width] [height] [synchronized|atomic]
  */
 public final class RayTracer {
     private RayTracer() {}
@@ -93,6 +99,24 @@ public final class RayTracer {
         synchronized int next() { return next < lines ? next++ : -1; }
     }
 
+    /** A renderer thread's task in {@code atomic} mode, with its own statistics. */
+    static final class Renderer implements Runnable {
+        final Scene scene;
+        final AtomicInteger nextLine;
+        long raysTraced;
+        Renderer(Scene scene, AtomicInteger nextLine) { this.scene = scene; this.nextLine = nextLine; }
+
+        @Override
+        public void run() {
+            for (int y = nextLine.getAndIncrement(); y < height; y = nextLine.getAndIncrement()) {
+                for (int x = 0; x < width; x++) {
+                    renderPixel(scene, x, y);
+                    raysTraced += 4;
+                }
+            }
+        }
+    }
+
     static Scene scene;
     static int[] image;
     static int width, height;
@@ -111,19 +135,21 @@ public final class RayTracer {
     }
 
     static void renderLine(int y) {
+        for (int x = 0; x < width; x++) renderPixel(scene, x, y);
+    }
+
+    static void renderPixel(Scene scene, int x, int y) {
         Vec eye = new Vec(0, 0, 0);
-        for (int x = 0; x < width; x++) {
-            double r = 0, g = 0, b = 0;
-            for (int sy = 0; sy < 2; sy++) {
-                for (int sx = 0; sx < 2; sx++) { // 2x2 supersampling
-                    double px = ((x + 0.25 + 0.5 * sx) / width - 0.5) * 1.6 * width / height;
-                    double py = (0.5 - (y + 0.25 + 0.5 * sy) / height) * 1.6;
-                    Vec c = scene.trace(eye, new Vec(px, py, 1.5).norm(), 0);
-                    r += c.x; g += c.y; b += c.z;
-                }
+        double r = 0, g = 0, b = 0;
+        for (int sy = 0; sy < 2; sy++) {
+            for (int sx = 0; sx < 2; sx++) { // 2x2 supersampling
+                double px = ((x + 0.25 + 0.5 * sx) / width - 0.5) * 1.6 * width / height;
+                double py = (0.5 - (y + 0.25 + 0.5 * sy) / height) * 1.6;
+                Vec c = scene.trace(eye, new Vec(px, py, 1.5).norm(), 0);
+                r += c.x; g += c.y; b += c.z;
             }
-            image[y * width + x] = (channel(r) << 16) | (channel(g) << 8) | channel(b);
         }
+        image[y * width + x] = (channel(r) << 16) | (channel(g) << 8) | channel(b);
     }
 
     static int channel(double sum) {
@@ -135,19 +161,29 @@ public final class RayTracer {
         int threads = args.length > 0 ? Integer.parseInt(args[0]) : 4;
         width = args.length > 1 ? Integer.parseInt(args[1]) : 1600;
         height = args.length > 2 ? Integer.parseInt(args[2]) : 1200;
+        boolean atomic = args.length > 3 && args[3].equals("atomic");
         scene = buildScene();
         image = new int[width * height];
         LineQueue queue = new LineQueue(height);
+        AtomicInteger nextLine = new AtomicInteger();
+        Renderer[] renderers = new Renderer[threads];
         Thread[] workers = new Thread[threads];
         for (int t = 0; t < threads; t++) {
-            workers[t] = new Thread(() -> {
+            renderers[t] = new Renderer(scene, nextLine);
+            Runnable task = atomic ? renderers[t] : () -> {
                 for (int y = queue.next(); y >= 0; y = queue.next()) renderLine(y);
-            }, "raytrace-" + t);
+            };
+            workers[t] = new Thread(task, "raytrace-" + t);
             workers[t].start();
         }
         for (Thread w : workers) w.join();
         long checksum = 0;
         for (int p : image) checksum = checksum * 1_000_003L + p;
         System.out.printf("image %dx%d checksum %016x%n", width, height, checksum);
+        if (atomic) {
+            long rays = 0;
+            for (Renderer r : renderers) rays += r.raysTraced;
+            System.out.printf("primary rays %d%n", rays);
+        }
     }
 }
