@@ -22,7 +22,13 @@ import java.util.Set;
  * </ul>
  * Every dist run must print exactly what the plain run printed, or the benchmark stops.
  *
- * <p>usage: InstrumentationOverhead [--repeats N] [--build DIR] ['Main args' ...]
+ * <p>Then the monitor kernels ({@code samples.sync.SyncMethods} and {@code SyncBlocks}): the throughput
+ * of {@code synchronized} methods and blocks in calls per second, in steady state (the same
+ * {@code perfapp.Repeat} runs), with each thread on a monitor of its own (uncontended) and all threads
+ * on one (contended), plain and at one node; the ratio is plain calls/s over dist calls/s, so that
+ * above 1 means dist is slower, as for the samples.
+ *
+ * <p>usage: InstrumentationOverhead [--repeats N] [--build DIR] [--monitors] ['Main args' ...]
  */
 public final class InstrumentationOverhead {
     /** Sizes that run 1-4 s on one core (larger than the samples' defaults, which suit a cluster). */
@@ -34,6 +40,15 @@ public final class InstrumentationOverhead {
             List.of("samples.bin.BoundedBuffer", "4", "1000000", "16"),
             List.of("samples.tsp.Tsp", "4", "14"),
             List.of("samples.linkedlist.LinkedListBuild", "4", "2000000"));
+    /**
+     * Threads, calls per thread and which monitors: a plain steady run takes some 25-50 ms; at one node
+     * it took a second when this was written (4 million calls/s).
+     */
+    private static final List<List<String>> MONITOR_KERNELS = List.of(
+            List.of("samples.sync.SyncMethods", "4", "1000000", "own"),
+            List.of("samples.sync.SyncMethods", "4", "1000000", "shared"),
+            List.of("samples.sync.SyncBlocks", "4", "1000000", "own"),
+            List.of("samples.sync.SyncBlocks", "4", "1000000", "shared"));
     private static final List<String> STARTUP = List.of("samples.pi.Pi", "1", "1");
     private static final String SAMPLES_JAR = "samples.jar";
     /** Runs of main in one JVM for the steady-state time; the second half is timed. */
@@ -43,9 +58,10 @@ public final class InstrumentationOverhead {
 
     public static void main(String[] args) throws Exception {
         BenchmarkOptions options = BenchmarkOptions.parse(args,
-                "usage: InstrumentationOverhead [--repeats N] [--build DIR] ['Main args' ...]\n"
-                        + "Runs each sample (default: all seven) plain and with dist at --nodes 1, N times each.",
-                Set.of("--repeats", "--build"), Set.of(), true);
+                "usage: InstrumentationOverhead [--repeats N] [--build DIR] [--monitors] ['Main args' ...]\n"
+                        + "Runs each sample (default: all seven, then the monitor kernels) plain and with dist at\n"
+                        + "--nodes 1, N times each. --monitors: only the monitor kernels.",
+                Set.of("--repeats", "--build"), Set.of("--monitors"), true);
         int repeats = options.count("--repeats", 5);
         Path build = Path.of(options.value("--build", "build"));
         List<List<String>> samples = new ArrayList<>();
@@ -53,23 +69,58 @@ public final class InstrumentationOverhead {
             samples.add(List.of(sample.split(" ")));
         }
         SampleRuns runs = new SampleRuns(build);
+        if (!options.flag("--monitors")) {
+            samples(runs, samples.isEmpty() ? SAMPLES : samples, repeats);
+        }
+        if (options.flag("--monitors") || samples.isEmpty()) {
+            monitors(runs, repeats);
+        }
+    }
+
+    private static void samples(SampleRuns runs, List<List<String>> samples, int repeats) throws Exception {
         double plainStart = runs.medianMillis(SampleRuns.PLAIN, SAMPLES_JAR, STARTUP, repeats, null);
         double distStart = runs.medianMillis(1, SAMPLES_JAR, STARTUP, repeats, null);
         System.out.printf("JVM start (pi, 1 interval): plain %.0f ms, dist %.0f ms%n", plainStart, distStart);
         System.out.printf("%-36s %9s %9s %7s %7s %12s %12s %7s%n", "sample", "plain ms", "dist ms", "whole",
                 "kernel", "plain steady", "dist steady", "steady");
-        for (List<String> sample : samples.isEmpty() ? SAMPLES : samples) {
+        for (List<String> sample : samples) {
             double[] m = medians(runs, sample, repeats); // plain, dist, plain steady, dist steady
             System.out.printf("%-36s %9.0f %9.0f %6.2fx %6.2fx %12.0f %12.0f %6.2fx%n", sample.get(0), m[0], m[1],
                     m[1] / m[0], (m[1] - distStart) / (m[0] - plainStart), m[2], m[3], m[3] / m[2]);
         }
     }
 
+    /** Calls per second of each monitor kernel in steady state, plain and at one node (medians). */
+    private static void monitors(SampleRuns runs, int repeats) throws Exception {
+        System.out.printf("%-44s %14s %14s %7s%n", "monitor kernel (steady)", "plain calls/s", "dist calls/s", "ratio");
+        for (List<String> kernel : MONITOR_KERNELS) {
+            String expected = runs.output(SampleRuns.PLAIN, SAMPLES_JAR, kernel);
+            List<String> repeated = repeated(kernel);
+            double[] plain = new double[repeats];
+            double[] dist = new double[repeats];
+            for (int r = 0; r < repeats; r++) {
+                plain[r] = steadyMillis(runs, SampleRuns.PLAIN, repeated, expected);
+                dist[r] = steadyMillis(runs, 1, repeated, expected);
+            }
+            double calls = Double.parseDouble(kernel.get(1)) * Double.parseDouble(kernel.get(2));
+            double plainRate = calls / SampleRuns.median(plain) * 1e3;
+            double distRate = calls / SampleRuns.median(dist) * 1e3;
+            System.out.printf("%-44s %14.3g %14.3g %6.2fx%n", String.join(" ", kernel), plainRate, distRate,
+                    plainRate / distRate);
+        }
+    }
+
+    /** The command line that runs {@code program}'s main {@link #RUNS} times in one JVM. */
+    private static List<String> repeated(List<String> program) {
+        List<String> repeated = new ArrayList<>(List.of("perfapp.Repeat", String.valueOf(RUNS)));
+        repeated.addAll(program);
+        return repeated;
+    }
+
     /** Median ms of plain runs, dist runs, and the steady-state kernel in each mode. */
     private static double[] medians(SampleRuns runs, List<String> sample, int repeats) throws Exception {
         String expected = runs.output(SampleRuns.PLAIN, SAMPLES_JAR, sample);
-        List<String> repeated = new ArrayList<>(List.of("perfapp.Repeat", String.valueOf(RUNS)));
-        repeated.addAll(sample);
+        List<String> repeated = repeated(sample);
         double[][] millis = new double[4][repeats];
         for (int r = 0; r < repeats; r++) {
             millis[0][r] = runs.millis(SampleRuns.PLAIN, SAMPLES_JAR, sample, expected);

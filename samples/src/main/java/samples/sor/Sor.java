@@ -57,27 +57,55 @@ public final class Sor {
         }
 
         void sweep(int colour) {
-            int n = grid.length;
-            for (int i = from; i < to; i++) {
-                double[] up = grid[i - 1], row = grid[i], down = grid[i + 1];
-                for (int j = 1 + ((i + 1 + colour) & 1); j < n - 1; j += 2) {
-                    double avg = (up[j] + down[j] + row[j - 1] + row[j + 1]) * 0.25;
-                    row[j] = row[j] + OMEGA * (avg - row[j]);
-                }
+            Sor.sweep(grid, from, to, colour);
+        }
+    }
+
+    /**
+     * Relaxes the cells of one colour in the rows [from, to): red ((i + j) even) for colour 0, black
+     * for 1. Such a cell reads only cells of the other colour.
+     */
+    static void sweep(double[][] grid, int from, int to, int colour) {
+        int n = grid.length;
+        for (int i = from; i < to; i++) {
+            double[] up = grid[i - 1], row = grid[i], down = grid[i + 1];
+            for (int j = 1 + ((i + 1 + colour) & 1); j < n - 1; j += 2) {
+                double avg = (up[j] + down[j] + row[j - 1] + row[j + 1]) * 0.25;
+                row[j] = row[j] + OMEGA * (avg - row[j]);
             }
         }
+    }
+
+    /** An n x n grid, zero inside, with a fixed boundary: a hot top edge fading along the sides. */
+    static double[][] initialGrid(int n) {
+        double[][] grid = new double[n][n];
+        for (int k = 0; k < n; k++) {
+            grid[0][k] = 100.0;
+            grid[k][0] = 100.0 * (n - 1 - k) / (n - 1);
+            grid[k][n - 1] = 50.0 * (n - 1 - k) / (n - 1);
+        }
+        return grid;
+    }
+
+    /** What main prints about a relaxed grid: its sum, a weighted sum, a probe cell and the sum's bits. */
+    static void print(double[][] grid) {
+        int n = grid.length;
+        double sum = 0, weighted = 0;
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                sum += grid[i][j];
+                weighted += grid[i][j] * ((i * 31 + j) % 17);
+            }
+        }
+        System.out.printf("sum %.10e weighted %.10e probe %.10e%n", sum, weighted, grid[n / 8][n / 8]);
+        System.out.printf("bits %016x%n", Double.doubleToLongBits(sum));
     }
 
     public static void main(String[] args) throws InterruptedException {
         int threads = args.length > 0 ? Integer.parseInt(args[0]) : 4;
         int n = args.length > 1 ? Integer.parseInt(args[1]) : 512;
         iterations = args.length > 2 ? Integer.parseInt(args[2]) : 300;
-        grid = new double[n][n];
-        for (int k = 0; k < n; k++) { // fixed boundary: a hot top edge fading along the sides
-            grid[0][k] = 100.0;
-            grid[k][0] = 100.0 * (n - 1 - k) / (n - 1);
-            grid[k][n - 1] = 50.0 * (n - 1 - k) / (n - 1);
-        }
+        grid = initialGrid(n);
         barrier = new Barrier(threads);
         int interior = n - 2;
         Thread[] workers = new Thread[threads];
@@ -87,15 +115,7 @@ public final class Sor {
             workers[t].start();
         }
         for (Thread w : workers) w.join();
-        double sum = 0, weighted = 0;
-        for (int i = 0; i < n; i++) {
-            for (int j = 0; j < n; j++) {
-                sum += grid[i][j];
-                weighted += grid[i][j] * ((i * 31 + j) % 17);
-            }
-        }
         System.out.printf("grid %dx%d iterations %d%n", n, n, iterations);
-        System.out.printf("sum %.10e weighted %.10e probe %.10e%n", sum, weighted, grid[n / 8][n / 8]);
-        System.out.printf("bits %016x%n", Double.doubleToLongBits(sum));
+        print(grid);
     }
 }

@@ -1,0 +1,69 @@
+package samples.sync;
+
+/**
+ * The driver that {@link SyncMethods} and {@link SyncBlocks} share: N callers in a hot loop, first
+ * each on a counter of its own (its monitor uncontended), then all on one counter (contended). Each
+ * mode's totals are checked against what the calls must add up to before anything is printed.
+ */
+final class HotLoops {
+    private HotLoops() {}
+
+    /** Makes caller {@code id} of a mode, which counts into {@code counter}. */
+    interface Callers {
+        Caller create(int id, Counter counter, long calls);
+    }
+
+    /** usage: [threads] [calls per thread] [own|shared|both] (defaults 4, 2000000, both). */
+    static void run(String kernel, String[] args, Callers callers) throws InterruptedException {
+        int threads = args.length > 0 ? Integer.parseInt(args[0]) : 4;
+        long calls = args.length > 1 ? Long.parseLong(args[1]) : 2_000_000L;
+        String modes = args.length > 2 ? args[2] : "both";
+        if (!modes.equals("own") && !modes.equals("shared") && !modes.equals("both")) {
+            throw new IllegalArgumentException("the third argument is own, shared or both, not '" + modes + "'");
+        }
+        StringBuilder line = new StringBuilder(kernel + ", " + threads + " threads x " + calls + " calls:");
+        long perThreadSum = calls * (calls - 1) / 2;
+        if (!modes.equals("shared")) {
+            Counter[] own = new Counter[threads];
+            for (int t = 0; t < threads; t++) {
+                own[t] = new Counter();
+            }
+            runCallers(threads, calls, callers, t -> own[t]);
+            for (int t = 0; t < threads; t++) {
+                check(kernel + ", own counter of thread " + t, own[t], calls, perThreadSum);
+            }
+            line.append(" own counters ").append(calls).append(" calls and sum ").append(perThreadSum).append(" each;");
+        }
+        if (!modes.equals("own")) {
+            Counter shared = new Counter();
+            runCallers(threads, calls, callers, t -> shared);
+            check(kernel + ", shared counter", shared, threads * calls, threads * perThreadSum);
+            line.append(" shared counter ").append(shared.calls).append(" calls and sum ").append(shared.sum).append(';');
+        }
+        line.setLength(line.length() - 1);
+        System.out.println(line);
+    }
+
+    private interface CounterOf {
+        Counter of(int thread);
+    }
+
+    private static void runCallers(int threads, long calls, Callers callers, CounterOf counters)
+            throws InterruptedException {
+        Caller[] running = new Caller[threads];
+        for (int t = 0; t < threads; t++) {
+            running[t] = callers.create(t, counters.of(t), calls);
+            running[t].start();
+        }
+        for (Caller c : running) {
+            c.join();
+        }
+    }
+
+    private static void check(String what, Counter counter, long calls, long sum) {
+        if (counter.calls != calls || counter.sum != sum) {
+            throw new IllegalStateException(what + " counted " + counter.calls + " calls with sum " + counter.sum
+                    + ", expected " + calls + " and " + sum + ": updates under the monitor were lost");
+        }
+    }
+}
