@@ -77,6 +77,8 @@ public final class Coordinator implements AutoCloseable {
                 .addAllNodes(table.alive())
                 .setHeartbeatMillis((int) settings.heartbeat().toMillis())
                 .setFailureTimeoutMillis((int) settings.failureTimeout().toMillis())
+                .setCoordinatorPid(settings.askLocalProcesses() ? ProcessHandle.current().pid() : 0)
+                .setCoordinatorHost(LocalProcesses.HOST)
                 .build();
     }
 
@@ -111,8 +113,16 @@ public final class Coordinator implements AutoCloseable {
 
     private void declareSilentNodesDead() {
         try {
-            long deadline = System.nanoTime() - settings.failureTimeout().toNanos();
+            long now = System.nanoTime();
+            long deadline = now - settings.failureTimeout().toNanos();
+            long patience = now - LocalProcesses.patience(settings.failureTimeout()).toNanos();
             for (int id : table.silentSince(deadline)) {
+                NodeInfo suspect = table.get(id);
+                if (suspect != null && settings.askLocalProcesses()
+                        && LocalProcesses.alive(suspect.getHost(), suspect.getPid())
+                        && !table.silentSince(patience).contains(id)) {
+                    continue; // slow, not dead: its process is alive here
+                }
                 table.end(id, NodeState.DEAD).ifPresent(node -> {
                     Log.info("coordinator: node " + node.getId() + " (" + node.getRole() + ", pid " + node.getPid()
                             + ") declared dead: silent for more than " + settings.failureTimeout().toMillis() + " ms");

@@ -72,6 +72,10 @@ final class Members {
     }
 
     /** Live nodes silent for longer than the timeout. */
+    synchronized NodeInfo get(int id) {
+        return nodes.get(id);
+    }
+
     synchronized List<Integer> silentSince(long deadlineNanos) {
         List<Integer> silent = new ArrayList<>();
         lastHeardNanos.forEach((id, heard) -> {

@@ -19,9 +19,6 @@ import dist.transport.RemoteErrorException;
 import dist.transport.RequestTimeoutException;
 import dist.transport.TransportException;
 import dist.transport.proto.ErrorCode;
-import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -59,6 +56,8 @@ public final class Membership implements AutoCloseable {
     private volatile long failureTimeoutNanos;
     private volatile long lastAnsweredNanos;
     private volatile boolean lost;
+    private volatile long coordinatorPid;
+    private volatile String coordinatorHost = "";
 
     private Membership(Endpoint endpoint, String coordinator, Listener listener) {
         this.endpoint = endpoint;
@@ -74,6 +73,8 @@ public final class Membership implements AutoCloseable {
     private void joined(JoinReply reply) {
         this.nodeId = reply.getNodeId();
         this.failureTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(reply.getFailureTimeoutMillis());
+        this.coordinatorPid = reply.getCoordinatorPid();
+        this.coordinatorHost = reply.getCoordinatorHost();
         this.lastAnsweredNanos = System.nanoTime();
         reply.getNodesList().forEach(this::merge);
         heartbeats.scheduleAtFixedRate(this::beat, 0, reply.getHeartbeatMillis(), TimeUnit.MILLISECONDS);
@@ -97,7 +98,7 @@ public final class Membership implements AutoCloseable {
                 .putAllLabels(labels)
                 .setAddress(endpoint.address())
                 .setPid(ProcessHandle.current().pid())
-                .setHost(hostName())
+                .setHost(LocalProcesses.HOST)
                 .build();
         // Node events may overtake the join reply: the handler is in place before the request leaves.
         Membership membership = new Membership(endpoint, coordinator, listener);
@@ -229,10 +230,23 @@ public final class Membership implements AutoCloseable {
                         lose("the coordinator expelled this node: " + refused.getMessage());
                     }
                 });
-        if (System.nanoTime() - lastAnsweredNanos > failureTimeoutNanos) {
+        long silent = System.nanoTime() - lastAnsweredNanos;
+        if (silent > failureTimeoutNanos && !coordinatorSlowButAlive(silent)) {
             lose("the coordinator at " + coordinator + " has not answered for more than "
                     + TimeUnit.NANOSECONDS.toMillis(failureTimeoutNanos) + " ms");
         }
+    }
+
+    /**
+     * A coordinator in this very process (embedded in the home) is never lost by silence; one in
+     * another live process of this host is given {@link LocalProcesses#patience}: the machine is busy.
+     */
+    private boolean coordinatorSlowButAlive(long silentNanos) {
+        if (coordinatorPid == ProcessHandle.current().pid() && LocalProcesses.HOST.equals(coordinatorHost)) {
+            return true;
+        }
+        return LocalProcesses.alive(coordinatorHost, coordinatorPid)
+                && silentNanos < LocalProcesses.patience(Duration.ofNanos(failureTimeoutNanos)).toNanos();
     }
 
     private void lose(String reason) {
@@ -274,14 +288,6 @@ public final class Membership implements AutoCloseable {
             heartbeats.awaitTermination(1, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static String hostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return ManagementFactory.getRuntimeMXBean().getName();
         }
     }
 }

@@ -61,6 +61,25 @@ class FailureDetectionTest {
     }
 
     @Test
+    void silentNodeWhoseProcessLivesHereIsSuspectedNotDeclaredDead() throws Exception {
+        // A node of this JVM that falls silent is a busy node (its process lives): the same quick
+        // timeout, but asking the process, must not declare it dead, nor lose the coordinator.
+        MembershipSettings askingProcesses = new MembershipSettings(QUICK.heartbeat(), QUICK.failureTimeout());
+        try (TestCluster cluster = TestCluster.start(askingProcesses)) {
+            Node home = cluster.join(Role.HOME);
+            Node worker = cluster.join(Role.WORKER);
+            assertTrue(home.membership().awaitAlive(2, LIVENESS));
+
+            worker.crash();
+
+            Thread.sleep(reportBound(cluster).toMillis());
+            assertEquals(NodeState.ALIVE, home.membership().node(worker.id()).orElseThrow().getState());
+            assertTrue(home.membership().status().getNodesList().stream()
+                    .allMatch(n -> n.getState() == NodeState.ALIVE), "the coordinator's table");
+        }
+    }
+
+    @Test
     void joinSucceedsWhileAnotherMemberIsDeadButNotYetDeclaredDead() throws Exception {
         // PATIENT: the crashed node stays in the table as alive for the whole test.
         try (TestCluster cluster = TestCluster.start(PATIENT)) {
