@@ -3,10 +3,11 @@ package dist.gos;
 import java.util.Arrays;
 
 /**
- * The shared monitors one worker thread holds, innermost last, once per enter: a re-entry of a
- * monitor the thread holds already needs no message (the home's monitor is its delegate's, and no
- * other thread can release into it meanwhile), and {@code wait}/{@code notify} without the
- * monitor fail here, as the JVM fails them, instead of at the home.
+ * The shared monitors one worker thread holds at the home, innermost last, once per enter: a
+ * re-entry of a monitor the thread holds already needs no message (the home's monitor is its
+ * delegate's, and no other thread can release into it meanwhile), only the last exit lets go of
+ * it, and {@code wait}/{@code notify} go to the home for these monitors only (on any other object,
+ * copies this thread locked before they were shared included, they are the JVM's own).
  */
 final class HeldMonitors {
     private Object[] held = new Object[8];
@@ -28,7 +29,7 @@ final class HeldMonitors {
         held[count++] = copy;
     }
 
-    /** Ends the innermost hold of {@code copy}; returns whether the thread still holds it (a re-entry ended). */
+    /** Ends the innermost hold of {@code copy}, which the thread holds; returns whether it still holds it (a re-entry ended). */
     boolean exited(Object copy) {
         for (int i = count - 1; i >= 0; i--) {
             if (held[i] == copy) {
@@ -38,11 +39,5 @@ final class HeldMonitors {
             }
         }
         throw new IllegalMonitorStateException("current thread is not owner");
-    }
-
-    void requireHeld(Object copy) {
-        if (!holds(copy)) {
-            throw new IllegalMonitorStateException("current thread is not owner");
-        }
     }
 }

@@ -4,11 +4,11 @@ import dist.node.ApplicationThreads;
 
 /**
  * The runtime side of the rewriter's single-system-image transformations: rewritten application
- * code calls these in place of monitor operations, {@code wait/notify}, thread operations,
- * identity hashes, {@code System.exit}, and where a field or static access needs the object space.
- * Public because application classes link to it. Each keeps the single-JVM meaning of what it
- * replaces: on the home (and without dist) it does just that, plus counting; on a worker, objects
- * that are copies of the home's go through {@link WorkerRuntime}.
+ * code calls these around monitor operations, in place of {@code wait/notify}, thread operations,
+ * identity hashes and {@code System.exit}, and where a field or static access needs the object
+ * space. Public because application classes link to it. Each keeps the single-JVM meaning of what
+ * it replaces: on the home (and without dist) it does just that, the home noting writes to shared
+ * masters; on a worker, objects that are copies of the home's go through {@link WorkerRuntime}.
  */
 public final class Hooks {
     static volatile HomeRuntime home;
@@ -90,33 +90,26 @@ public final class Hooks {
         return h != null ? h.identityHash(object) : System.identityHashCode(object);
     }
 
-    // ---- monitors ---------------------------------------------------------------------------
+    // ---- monitors ----------------------------------------------------------------------------
+    // The JVM monitor taken is always the object's own. Where there is no worker runtime (at the
+    // home, on one node, without dist) these hooks do nothing else: a monitor costs what it costs
+    // on one JVM. On a worker, a copy's monitor is its local monitor, which the node's threads
+    // contend for first, plus the home's, which the holder of the local one takes through its delegate.
 
-    /** Returns the object whose JVM monitor the caller takes: the object itself unless it is a copy. */
-    public static Object monitorEnter(Object lock) {
+    /** Called holding {@code lock}'s JVM monitor, right after {@code monitorenter}. */
+    public static void monitorEntered(Object lock) {
         WorkerRuntime w = worker;
-        if (w != null && lock instanceof Class<?> type && !Slots.isJdk(type)) {
-            // static synchronized: the class's monitor is the home's, like its statics
-            w.fetchStatics(type);
+        if (w != null) {
+            w.entered(lock);
         }
-        if (w != null && w.space().isCopy(lock)) {
-            return w.enter(lock);
-        }
-        NodeCounters.MONITOR_LOCAL.increment();
-        return lock;
     }
 
-    public static void monitorEntered(Object taken) {
-        // Entering a shared monitor already refreshed this node (see WorkerRuntime.enter).
-    }
-
-    public static Object monitorExit(Object lock) {
+    /** Called right after {@code monitorexit} let go of {@code lock}'s JVM monitor. */
+    public static void monitorExit(Object lock) {
         WorkerRuntime w = worker;
-        // A local object that became shared while locked keeps its local monitor until exited.
-        if (w != null && w.space().isCopy(lock) && !Thread.holdsLock(lock)) {
-            return w.exit(lock);
+        if (w != null) {
+            w.exited(lock);
         }
-        return lock;
     }
 
     public static void wait(Object lock) throws InterruptedException {
@@ -125,7 +118,7 @@ public final class Hooks {
 
     public static void wait(Object lock, long millis) throws InterruptedException {
         WorkerRuntime w = worker;
-        if (w != null && w.space().isCopy(lock) && !Thread.holdsLock(lock)) {
+        if (w != null && w.holdsShared(lock)) {
             if (millis < 0) {
                 throw new IllegalArgumentException("timeout value is negative");
             }
@@ -139,7 +132,8 @@ public final class Hooks {
         if (nanos < 0 || nanos > 999_999) {
             throw new IllegalArgumentException("nanosecond timeout value out of range");
         }
-        if (worker != null && worker.space().isCopy(lock) && !Thread.holdsLock(lock)) {
+        WorkerRuntime w = worker;
+        if (w != null && w.holdsShared(lock)) {
             wait(lock, nanos > 0 && millis < Long.MAX_VALUE ? millis + 1 : millis);
         } else {
             lock.wait(millis, nanos);
@@ -148,18 +142,14 @@ public final class Hooks {
 
     public static void notify(Object lock) {
         WorkerRuntime w = worker;
-        if (w != null && w.space().isCopy(lock) && !Thread.holdsLock(lock)) {
-            w.notify(lock, false);
-        } else {
+        if (w == null || !w.notify(lock, false)) {
             lock.notify();
         }
     }
 
     public static void notifyAll(Object lock) {
         WorkerRuntime w = worker;
-        if (w != null && w.space().isCopy(lock) && !Thread.holdsLock(lock)) {
-            w.notify(lock, true);
-        } else {
+        if (w == null || !w.notify(lock, true)) {
             lock.notifyAll();
         }
     }

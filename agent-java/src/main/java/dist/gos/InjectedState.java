@@ -17,7 +17,18 @@ final class InjectedState {
     private static final String OBJECT_META = "$dist$meta";
     private static final String CLASS_STATE = "$dist$sstate";
 
-    private static final ClassValue<VarHandle> META = inHierarchy(OBJECT_META);
+    private static final ClassValue<VarHandle> META = new ClassValue<>() {
+        @Override
+        protected VarHandle computeValue(Class<?> type) {
+            for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+                VarHandle found = find(c, OBJECT_META);
+                if (found != null) {
+                    return found;
+                }
+            }
+            return null;
+        }
+    };
     private static final ClassValue<VarHandle> CLASS = new ClassValue<>() {
         @Override
         protected VarHandle computeValue(Class<?> type) {
@@ -27,30 +38,28 @@ final class InjectedState {
 
     private InjectedState() {}
 
-    /** The instance field {@code name} that the rewriter injected into the class or its root. */
-    private static ClassValue<VarHandle> inHierarchy(String name) {
-        return new ClassValue<>() {
-            @Override
-            protected VarHandle computeValue(Class<?> type) {
-                for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-                    VarHandle found = find(c, name);
-                    if (found != null) {
-                        return found;
-                    }
-                }
-                throw new UnsharableException(type, "it was not rewritten by dist (no " + name + " field)");
-            }
-        };
-    }
-
     /** The object space's bookkeeping for a shared object (its copy at a worker, its id at the home); null if local. */
     static Object meta(Object object) {
-        return META.get(object.getClass()).getVolatile(object);
+        return metaHandle(object.getClass()).getVolatile(object);
+    }
+
+    /** Like {@link #meta}, but null for an object without the field: one that cannot be shared. */
+    static Object metaIfInjected(Object object) {
+        VarHandle handle = META.get(object.getClass());
+        return handle == null ? null : handle.getVolatile(object);
     }
 
     /** Marks the object shared: from now on its writes report themselves. */
     static void setMeta(Object object, Object meta) {
-        META.get(object.getClass()).setVolatile(object, meta);
+        metaHandle(object.getClass()).setVolatile(object, meta);
+    }
+
+    private static VarHandle metaHandle(Class<?> type) {
+        VarHandle handle = META.get(type);
+        if (handle == null) {
+            throw new UnsharableException(type, "it was not rewritten by dist (no " + OBJECT_META + " field)");
+        }
+        return handle;
     }
 
     /** Classes without the field (interfaces) check with the object space on every access instead. */

@@ -14,12 +14,16 @@ public final class NodeCounters {
 
     private NodeCounters() {}
 
-    /** monitorenter on objects whose lock is this JVM's own. */
+    /**
+     * Re-entries of shared monitors on a worker: served by this node alone, without a message.
+     * Monitor operations on local objects are not counted: they cost what they cost on one JVM,
+     * and a count would cost more than the operation.
+     */
     public static long localMonitorOperations() {
         return MONITOR_LOCAL.sum();
     }
 
-    /** monitorenter on copies, whose lock is taken at the home. */
+    /** Enters of shared monitors on a worker, whose monitor is taken at the home. */
     public static long remoteMonitorOperations() {
         return MONITOR_REMOTE.sum();
     }

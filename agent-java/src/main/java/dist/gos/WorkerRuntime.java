@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,8 +31,18 @@ final class WorkerRuntime {
     private final WorkerSpace space;
     private final Map<Long, Thread> running = new ConcurrentHashMap<>();
     private final ThreadLocal<PlacedHere> placedHere = new ThreadLocal<>();
-    private final ThreadLocal<Object> standIn = ThreadLocal.withInitial(Object::new);
     private final ThreadLocal<HeldMonitors> held = ThreadLocal.withInitial(HeldMonitors::new);
+    /**
+     * Wakes a thread that waits on a copy's local monitor for the home's answer (see
+     * {@link #monitor}); not the transport's reader, which must never block, and the monitor may be
+     * busy: a thread that held it since before the copy was shared holds it as long as it likes.
+     * A thread per waiting wake-up then, so one busy monitor never delays another's answer.
+     */
+    private final ExecutorService answers = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "dist-monitor-answer");
+        t.setDaemon(true);
+        return t;
+    });
     private final ExecutorService starter = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "dist-thread-starter");
         t.setDaemon(true);
@@ -217,34 +228,55 @@ final class WorkerRuntime {
         space.receive(reply, (reader, acknowledged) -> null);
     }
 
-    // ---- monitors of shared objects ---------------------------------------------------------
+    // ---- monitors of shared objects ----------------------------------------------------------
 
-    /** A shared monitor: taken at the home by this thread's delegate, with a refresh; a re-entry is local. */
-    Object enter(Object copy) {
+    /**
+     * {@code lock}'s local monitor was just taken: for a copy, take the home's too (a copy's
+     * monitor is both, so this node's threads contend locally before one of them asks the home).
+     */
+    void entered(Object lock) {
+        if (lock instanceof Class<?> type && !Slots.isJdk(type)) {
+            // static synchronized: the class's monitor is the home's, like its statics
+            fetchStatics(type);
+        }
+        if (!space.isCopy(lock)) {
+            return;
+        }
         HeldMonitors mine = held.get();
-        if (mine.holds(copy)) {
+        if (mine.holds(lock)) {
             NodeCounters.MONITOR_LOCAL.increment();
         } else {
             NodeCounters.MONITOR_REMOTE.increment();
             NodeCounters.REFRESHES.increment();
-            if (coherently(() -> monitor(Delegate.Op.ENTER, copy, 0))) {
+            if (coherently(() -> monitor(Delegate.Op.ENTER, lock, 0))) {
                 Thread.currentThread().interrupt(); // an enter is not interruptible: the interrupt stays pending
             }
         }
-        mine.entered(copy);
-        return standIn.get();
+        mine.entered(lock);
     }
 
-    /** The last exit carries the release; the delegate lets go of the monitor once the home applied it. */
-    Object exit(Object copy) {
-        if (!held.get().exited(copy)) {
-            coherently(() -> release(NodeMessageType.SPACE_MONITOR_VALUE, w -> monitorHeader(w, Delegate.Op.EXIT, copy, 0)));
+    /**
+     * {@code lock}'s local monitor was just let go: the last exit of a shared monitor sends the
+     * release, and the delegate lets go of the home's once the home applied it (a thread of this
+     * node that took the local monitor meanwhile asks the home, which answers after that). A copy
+     * whose local monitor this thread took before it was shared was never taken at the home.
+     */
+    void exited(Object lock) {
+        if (!space.isCopy(lock)) {
+            return;
         }
-        return standIn.get();
+        HeldMonitors mine = held.get();
+        if (mine.holds(lock) && !mine.exited(lock)) {
+            coherently(() -> release(NodeMessageType.SPACE_MONITOR_VALUE, w -> monitorHeader(w, Delegate.Op.EXIT, lock, 0)));
+        }
+    }
+
+    /** Whether this thread holds {@code lock} as a shared monitor: its wait and notify are the home's. */
+    boolean holdsShared(Object lock) {
+        return space.isCopy(lock) && held.get().holds(lock);
     }
 
     void await(Object copy, long millis) throws InterruptedException {
-        held.get().requireHeld(copy);
         NodeCounters.REFRESHES.increment();
         release();
         if (coherently(() -> monitor(Delegate.Op.WAIT, copy, millis))) {
@@ -252,12 +284,27 @@ final class WorkerRuntime {
         }
     }
 
-    /** One way: the delegate notifies before it serves this thread's next command (an exit, a wait). */
-    void notify(Object copy, boolean all) {
-        held.get().requireHeld(copy);
+    /**
+     * A notify of a shared monitor this thread holds travels one way (the delegate notifies before
+     * it serves this thread's next command: an exit, a wait). Returns false when {@code lock} is
+     * not a copy: the JVM's own notify applies.
+     */
+    boolean notify(Object lock, boolean all) {
+        if (!space.isCopy(lock)) {
+            return false;
+        }
+        if (!held.get().holds(lock)) {
+            // Locked here since before it was shared, or not at all (the JVM then throws): the JVM's
+            // own notify, but of all its waiters, since threads entering or waiting on the copy wait
+            // on this monitor for the home's answers too, and one of them must not take a
+            // notification meant for the program. A spurious wake-up is allowed; a lost one is not.
+            lock.notifyAll();
+            return true;
+        }
         WireWriter writer = new WireWriter(space);
-        monitorHeader(writer, all ? Delegate.Op.NOTIFY_ALL : Delegate.Op.NOTIFY, copy, 0);
+        monitorHeader(writer, all ? Delegate.Op.NOTIFY_ALL : Delegate.Op.NOTIFY, lock, 0);
         coherently(() -> SpaceMessages.send(endpoint, home.get(), NodeMessageType.SPACE_MONITOR_VALUE, writer.finish()));
+        return true;
     }
 
     private void coherently(Runnable operation) {
@@ -296,21 +343,39 @@ final class WorkerRuntime {
     }
 
     /**
-     * Sends an enter or a wait and waits for the home's answer, applying the refresh it carries.
-     * An interrupt of this thread during a wait is passed on to the delegate; returns whether the
-     * operation ended by interruption.
+     * Sends an enter or a wait and waits for the home's answer, which carries a refresh. The
+     * thread holds the copy's local monitor and waits on it, which lets go of it meanwhile: another
+     * thread of this node may then enter, and notify a waiter; and no thread holds a local monitor
+     * while it waits for the home's (a waiter woken at the home holds the home's monitor before it
+     * gets the local one back: a thread holding the local one while waiting for the home's would
+     * wait forever). The answer is applied off this thread, before it is woken: home messages are
+     * applied in order, and a later one must not wait for this thread to get the local monitor
+     * back from a thread that holds it, locally, since before the copy was shared. An interrupt of
+     * this thread during a wait is passed on to the delegate; returns whether the operation ended
+     * by interruption.
      */
     private boolean monitor(Delegate.Op op, Object copy, long millis) {
         WireWriter writer = new WireWriter(space);
         monitorHeader(writer, op, copy, millis);
-        var reply = SpaceMessages.request(endpoint, home.get(), NodeMessageType.SPACE_MONITOR_VALUE, writer.finish(),
-                SpaceMessages.BLOCKING);
+        CompletableFuture<Boolean> answer = new CompletableFuture<>();
+        SpaceMessages.request(endpoint, home.get(), NodeMessageType.SPACE_MONITOR_VALUE, writer.finish(),
+                SpaceMessages.BLOCKING).whenCompleteAsync((reply, failure) -> {
+                    try {
+                        if (failure != null) {
+                            throw new IllegalStateException("dist: the home failed a monitor operation: " + failure, failure);
+                        }
+                        answer.complete(applyMonitorAnswer(SpaceMessages.bytes(reply)));
+                    } catch (RuntimeException e) {
+                        answer.completeExceptionally(e);
+                    }
+                    synchronized (copy) {
+                        copy.notifyAll();
+                    }
+                }, answers);
         boolean passedOn = false;
-        byte[] bytes;
-        while (true) {
+        while (!answer.isDone()) {
             try {
-                bytes = SpaceMessages.bytes(reply.get());
-                break;
+                copy.wait();
             } catch (InterruptedException e) {
                 if (!passedOn) {
                     passedOn = true;
@@ -320,11 +385,23 @@ final class WorkerRuntime {
                     SpaceMessages.send(endpoint, home.get(), NodeMessageType.SPACE_INTERRUPT_VALUE,
                             SpaceMessages.longBytes(threadId(currentThread())));
                 }
-            } catch (java.util.concurrent.ExecutionException e) {
-                throw new IllegalStateException("dist: the home failed a monitor operation: " + e.getCause(), e.getCause());
             }
         }
-        boolean interrupted = space.receive(bytes, (reader, acknowledged) -> {
+        boolean interrupted;
+        try {
+            interrupted = answer.join();
+        } catch (CompletionException e) {
+            throw (RuntimeException) e.getCause();
+        }
+        if (passedOn && !interrupted) {
+            Thread.currentThread().interrupt(); // not a wait, or notified and interrupted at once: it stays pending
+        }
+        return interrupted;
+    }
+
+    /** Applies the refresh a monitor answer carries; returns whether the wait it answers was interrupted. */
+    private boolean applyMonitorAnswer(byte[] bytes) {
+        return space.receive(bytes, (reader, acknowledged) -> {
             try {
                 boolean wasInterrupted = reader.body().readBoolean();
                 space.applyChanges(reader, acknowledged);
@@ -333,10 +410,6 @@ final class WorkerRuntime {
                 throw new UncheckedIOException(e);
             }
         });
-        if (passedOn && !interrupted) {
-            Thread.currentThread().interrupt(); // not a wait, or notified and interrupted at once: it stays pending
-        }
-        return interrupted;
     }
 
     private void monitorHeader(WireWriter writer, Delegate.Op op, Object copy, long millis) {

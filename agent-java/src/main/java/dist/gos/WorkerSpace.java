@@ -62,8 +62,16 @@ final class WorkerSpace implements Holders {
         return copies.size();
     }
 
+    /**
+     * Whether the holder is a copy. An application object says so in its injected meta, which
+     * costs a read (this is asked at every monitor operation and volatile access); only arrays and
+     * classes, which have no meta, need the registry. No other JDK object is ever shared.
+     */
     boolean isCopy(Object holder) {
-        return idOf(holder) != 0;
+        if (holder instanceof Class<?> || holder.getClass().isArray()) {
+            return idOf(holder) != 0;
+        }
+        return InjectedState.metaIfInjected(holder) instanceof Copy;
     }
 
     @Override

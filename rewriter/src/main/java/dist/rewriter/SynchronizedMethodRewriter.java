@@ -19,9 +19,11 @@ import org.objectweb.asm.TypePath;
  * numbers and frames untouched (its implicit first frame is the original's: same class, same
  * staticness, same descriptor).
  *
- * <p>The wrapper is shaped as javac compiles a synchronized block (exit on return, exit and rethrow
- * on any exception), with plain monitor instructions; a {@link MonitorRewriter} after this visitor
- * adds the hooks to them. The wrapper keeps the method's name, descriptor, access (minus
+ * <p>The wrapper is shaped as javac compiles a synchronized block (the lock kept in a local, exit
+ * on return, exit and rethrow on any exception), with plain monitor instructions; a
+ * {@link MonitorRewriter} after this visitor adds the hooks to them. HotSpot compiles a method
+ * with monitors only when it can pair them as it pairs javac's: every exit unlocks the value the
+ * enter locked, loaded from that local (two {@code ldc} of the same class are two values to it). The wrapper keeps the method's name, descriptor, access (minus
  * {@code synchronized}), signature, exceptions, annotations and parameters, so that callers,
  * overriding and reflection see the same method. Native methods have no body to move: they reach this
  * visitor already wrapped by {@link NativeMethodRewriter}. The writer needs {@code COMPUTE_MAXS}.
@@ -112,27 +114,38 @@ public final class SynchronizedMethodRewriter extends ClassVisitor {
             wrapper.visitEnd();
         }
 
+        /**
+         * As javac compiles a synchronized block, which HotSpot knows how to pair: the handler
+         * ranges cover everything that may throw while the lock is held (the exits included, and
+         * the handler's own exit), so an exception leaves no monitor behind.
+         */
         private void writeWrapperCode() {
             Label start = new Label();
             Label end = new Label();
             Label handler = new Label();
+            Label handlerEnd = new Label();
+            int lockLocal = argumentSlots();
             wrapper.visitCode();
             wrapper.visitTryCatchBlock(start, end, handler, null);
+            wrapper.visitTryCatchBlock(handler, handlerEnd, handler, null);
             pushLock();
+            wrapper.visitInsn(Opcodes.DUP);
+            wrapper.visitVarInsn(Opcodes.ASTORE, lockLocal);
             wrapper.visitInsn(Opcodes.MONITORENTER);
             wrapper.visitLabel(start);
             SameArguments.callPrivate(wrapper, className, isStatic, BODY_PREFIX + name, descriptor);
-            wrapper.visitLabel(end);
-            pushLock();
+            wrapper.visitVarInsn(Opcodes.ALOAD, lockLocal);
             wrapper.visitInsn(Opcodes.MONITOREXIT);
+            wrapper.visitLabel(end);
             wrapper.visitInsn(Type.getReturnType(descriptor).getOpcode(Opcodes.IRETURN));
             wrapper.visitLabel(handler);
             if (version >= Opcodes.V1_6) {
-                Object[] locals = argumentLocals();
+                Object[] locals = lockAfterArgumentLocals();
                 wrapper.visitFrame(Opcodes.F_NEW, locals.length, locals, 1, new Object[] {"java/lang/Throwable"});
             }
-            pushLock();
+            wrapper.visitVarInsn(Opcodes.ALOAD, lockLocal);
             wrapper.visitInsn(Opcodes.MONITOREXIT);
+            wrapper.visitLabel(handlerEnd);
             wrapper.visitInsn(Opcodes.ATHROW);
             wrapper.visitMaxs(0, 0);
         }
@@ -151,9 +164,14 @@ public final class SynchronizedMethodRewriter extends ClassVisitor {
             }
         }
 
-        private Object[] argumentLocals() {
+        private int argumentSlots() {
+            return (Type.getArgumentsAndReturnSizes(descriptor) >> 2) - (isStatic ? 1 : 0);
+        }
+
+        /** The handler's locals: {@code this} (unless static), the arguments, then the lock. */
+        private Object[] lockAfterArgumentLocals() {
             Type[] arguments = Type.getArgumentTypes(descriptor);
-            Object[] locals = new Object[arguments.length + (isStatic ? 0 : 1)];
+            Object[] locals = new Object[arguments.length + (isStatic ? 1 : 2)];
             int i = 0;
             if (!isStatic) {
                 locals[i++] = className;
@@ -161,6 +179,7 @@ public final class SynchronizedMethodRewriter extends ClassVisitor {
             for (Type argument : arguments) {
                 locals[i++] = frameType(argument);
             }
+            locals[i] = isStatic ? "java/lang/Class" : className;
             return locals;
         }
     }

@@ -3,12 +3,16 @@ package dist.rewriter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dist.rewriter.RewriteCounts.Kind;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
 
 class MonitorRewriterTest {
     public static final class NestedBlocks {
@@ -51,8 +55,9 @@ class MonitorRewriterTest {
     void nestedBlocksEnterAndExitThroughTheHooksInOrder() throws Throwable {
         Rewritten subject = new Rewritten(NestedBlocks.class);
         assertEquals("true true false false", subject.call("run"));
-        assertEquals(List.of("monitorEnter(a)", "monitorEntered(a)", "monitorEnter(b)", "monitorEntered(b)",
-                "monitorExit(b)", "monitorExit(a)"), RecordingHooks.calls);
+        // The enter hook runs holding the object's own monitor, the exit hook once it is let go.
+        assertEquals(List.of("monitorEntered(a, held)", "monitorEntered(b, held)", "monitorExit(b, not held)",
+                "monitorExit(a, not held)"), RecordingHooks.calls);
         // javac exits each block twice: on the normal path and in its catch-any handler.
         assertEquals(Map.of(Kind.MONITOR_ENTER, 2, Kind.MONITOR_EXIT, 4), subject.counts(NestedBlocks.class).asMap());
     }
@@ -61,23 +66,61 @@ class MonitorRewriterTest {
     void blockLeftByAnExceptionReleasesTheMonitor() throws Throwable {
         Rewritten subject = new Rewritten(LeftByException.class);
         assertEquals("thrown inside false", subject.call("run"));
-        assertEquals(List.of("monitorEnter(lock)", "monitorEntered(lock)", "monitorExit(lock)"), RecordingHooks.calls);
+        assertEquals(List.of("monitorEntered(lock, held)", "monitorExit(lock, not held)"), RecordingHooks.calls);
         Locks.assertAnotherThreadCanLock(subject.load(LeftByException.class).getField("LOCK").get(null));
     }
 
     @Test
-    void standInMonitorsAreTakenAndReleasedInsteadOfTheLocks() throws Throwable {
-        RecordingHooks.standIns = true;
-        Rewritten subject = new Rewritten(NestedBlocks.class);
-        // The JVM monitors taken are the stand-ins', so the locks themselves are never held.
-        assertEquals("false false false false", subject.call("run"));
-        assertEquals(List.of("monitorEnter(a)", "monitorEntered(standIn:a)", "monitorEnter(b)", "monitorEntered(standIn:b)",
-                "monitorExit(b)", "monitorExit(a)"), RecordingHooks.calls);
-        assertEquals(2, RecordingHooks.standInOf.size());
-        for (Object standIn : RecordingHooks.standInOf.values()) {
-            assertFalse(Thread.holdsLock(standIn));
-            Locks.assertAnotherThreadCanLock(standIn);
+    void eachExitUnlocksTheValueItsEnterLockedSoTheJitCanMatchThem() {
+        for (Class<?> subject : List.of(NestedBlocks.class, LeftByException.class)) {
+            byte[] rewritten = Rewritten.REWRITER.rewrite(Rewritten.bytesOf(subject)).bytes();
+            assertTrue(MonitorBalance.monitorEnters(rewritten) > 0, subject.getName());
+            assertEquals(List.of(), MonitorBalance.problems(rewritten), subject.getName());
         }
+    }
+
+    @Test
+    void anExitOfAnotherValueThanTheEnterIsCaught() {
+        // The shape an earlier rewriting had: each monitor instruction on a hook call's result.
+        byte[] unbalanced = oneMethod(method -> {
+            for (int opcode : new int[] {Opcodes.MONITORENTER, Opcodes.MONITOREXIT}) {
+                method.visitVarInsn(Opcodes.ALOAD, 0);
+                method.visitMethodInsn(Opcodes.INVOKESTATIC, "java/util/Objects", "requireNonNull",
+                        "(Ljava/lang/Object;)Ljava/lang/Object;", false);
+                method.visitInsn(opcode);
+            }
+        });
+        assertEquals(List.of("run(Ljava/lang/Object;)V: monitorexit at 5 unlocks a value no monitorenter locked"),
+                MonitorBalance.problems(unbalanced));
+    }
+
+    @Test
+    void aCallHoldingAMonitorOutsideACatchAnyHandlerIsCaught() {
+        // The enter hook placed before the start of javac's handler range, as it first was.
+        byte[] uncovered = oneMethod(method -> {
+            method.visitVarInsn(Opcodes.ALOAD, 0);
+            method.visitInsn(Opcodes.MONITORENTER);
+            method.visitVarInsn(Opcodes.ALOAD, 0);
+            method.visitMethodInsn(Opcodes.INVOKESTATIC, "java/util/Objects", "hashCode", "(Ljava/lang/Object;)I", false);
+            method.visitInsn(Opcodes.POP);
+            method.visitVarInsn(Opcodes.ALOAD, 0);
+            method.visitInsn(Opcodes.MONITOREXIT);
+        });
+        assertEquals(List.of("run(Ljava/lang/Object;)V: instruction 3 may throw holding a monitor, outside any catch-any handler"),
+                MonitorBalance.problems(uncovered));
+    }
+
+    /** A class with one method {@code static void run(Object)}: {@code code}, then return. */
+    private static byte[] oneMethod(java.util.function.Consumer<MethodVisitor> code) {
+        ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+        writer.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, "Subject", null, "java/lang/Object", null);
+        MethodVisitor method = writer.visitMethod(Opcodes.ACC_STATIC, "run", "(Ljava/lang/Object;)V", null, null);
+        method.visitCode();
+        code.accept(method);
+        method.visitInsn(Opcodes.RETURN);
+        method.visitMaxs(0, 0);
+        writer.visitEnd();
+        return writer.toByteArray();
     }
 
     @Test

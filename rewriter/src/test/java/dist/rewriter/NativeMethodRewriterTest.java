@@ -115,9 +115,9 @@ class NativeMethodRewriterTest {
         assertEquals(List.of(
                 "nativeMethod(class Natives, mix)", "mix$standIn(1, 1099511627776, 2.5, d)",
                 "nativeMethod(class Natives, scale)", "scale$standIn(natives, 1.5, 3)",
-                "monitorEnter(natives)", "monitorEntered(natives)",
+                "monitorEntered(natives, held)",
                 "nativeMethod(class Natives, locked)", "locked$standIn(21, holds lock true)",
-                "monitorExit(natives)"),
+                "monitorExit(natives, not held)"),
                 RecordingHooks.calls);
         assertEquals(Map.of(Kind.NATIVE_METHOD, 3, Kind.SYNCHRONIZED_METHOD, 1, Kind.MONITOR_ENTER, 1, Kind.MONITOR_EXIT, 2),
                 subject.counts(Natives.class).asMap());
@@ -139,8 +139,8 @@ class NativeMethodRewriterTest {
         Throwable thrown = assertThrows(InvocationTargetException.class, () -> locked.invoke(natives, 21)).getCause();
         assertEquals(UnsatisfiedLinkError.class, thrown.getClass());
         assertTrue(thrown.getMessage().contains(NativeMethodRewriter.PREFIX + "locked(int)"), thrown.getMessage());
-        assertEquals(List.of("monitorEnter(natives)", "monitorEntered(natives)", "nativeMethod(class Natives, locked)",
-                "monitorExit(natives)"), RecordingHooks.calls);
+        assertEquals(List.of("monitorEntered(natives, held)", "nativeMethod(class Natives, locked)",
+                "monitorExit(natives, not held)"), RecordingHooks.calls);
         Locks.assertAnotherThreadCanLock(natives);
     }
 

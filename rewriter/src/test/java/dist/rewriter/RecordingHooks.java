@@ -1,43 +1,22 @@
 package dist.rewriter;
 
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
  * Stub of the runtime's hook class with the contract's signatures: records every call and then does
- * what a single JVM does. With {@link #standIns} set, monitor hooks hand out one stand-in object per
- * lock instead of the lock itself, as the runtime does for a lock that lives on another node.
+ * what a single JVM does.
  */
 public final class RecordingHooks {
     static final List<String> calls = new CopyOnWriteArrayList<>();
-    static final Map<Object, StandIn> standInOf = Collections.synchronizedMap(new IdentityHashMap<>());
-    static volatile boolean standIns;
-
-    static final class StandIn {
-        private final Object of;
-
-        StandIn(Object of) {
-            this.of = of;
-        }
-
-        @Override
-        public String toString() {
-            return "standIn:" + describe(of);
-        }
-    }
 
     private RecordingHooks() {}
 
     static void reset() {
         calls.clear();
-        standInOf.clear();
-        standIns = false;
     }
 
     /** The recorded calls of the given hooks, in order. */
@@ -74,47 +53,37 @@ public final class RecordingHooks {
         calls.add(Stream.of(arguments).map(RecordingHooks::describe).collect(Collectors.joining(", ", hook + "(", ")")));
     }
 
-    private static Object monitorOf(Object lock) {
-        return standIns ? standInOf.computeIfAbsent(lock, StandIn::new) : lock;
+    public static void monitorEntered(Object lock) {
+        record("monitorEntered", lock, Thread.holdsLock(lock) ? "held" : "not held");
     }
 
-    public static Object monitorEnter(Object lock) {
-        record("monitorEnter", lock);
-        return monitorOf(lock);
-    }
-
-    public static void monitorEntered(Object monitor) {
-        record("monitorEntered", monitor);
-    }
-
-    public static Object monitorExit(Object lock) {
-        record("monitorExit", lock);
-        return monitorOf(lock);
+    public static void monitorExit(Object lock) {
+        record("monitorExit", lock, Thread.holdsLock(lock) ? "held" : "not held");
     }
 
     public static void wait(Object lock) throws InterruptedException {
         record("wait", lock);
-        monitorOf(lock).wait();
+        lock.wait();
     }
 
     public static void wait(Object lock, long millis) throws InterruptedException {
         record("wait", lock, millis);
-        monitorOf(lock).wait(millis);
+        lock.wait(millis);
     }
 
     public static void wait(Object lock, long millis, int nanos) throws InterruptedException {
         record("wait", lock, millis, nanos);
-        monitorOf(lock).wait(millis, nanos);
+        lock.wait(millis, nanos);
     }
 
     public static void notify(Object lock) {
         record("notify", lock);
-        monitorOf(lock).notify();
+        lock.notify();
     }
 
     public static void notifyAll(Object lock) {
         record("notifyAll", lock);
-        monitorOf(lock).notifyAll();
+        lock.notifyAll();
     }
 
     public static void start(Thread thread) {

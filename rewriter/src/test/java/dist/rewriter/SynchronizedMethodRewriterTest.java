@@ -87,11 +87,11 @@ class SynchronizedMethodRewriterTest {
         Rewritten subject = new Rewritten(Counter.class);
         assertEquals("41 s21.53true y", subject.call("run"));
         assertEquals(List.of(
-                "monitorEnter(counter)", "monitorEntered(counter)",
-                "monitorEnter(counter)", "monitorEntered(counter)", "monitorExit(counter)",
-                "monitorExit(counter)",
-                "monitorEnter(class Counter)", "monitorEntered(class Counter)", "monitorExit(class Counter)",
-                "monitorEnter(class Counter)", "monitorEntered(class Counter)", "monitorExit(class Counter)"),
+                "monitorEntered(counter, held)",
+                "monitorEntered(counter, held)", "monitorExit(counter, held)", // a re-entry ended
+                "monitorExit(counter, not held)",
+                "monitorEntered(class Counter, held)", "monitorExit(class Counter, not held)",
+                "monitorEntered(class Counter, held)", "monitorExit(class Counter, not held)"),
                 RecordingHooks.calls);
         assertEquals(Map.of(Kind.SYNCHRONIZED_METHOD, 5, Kind.MONITOR_ENTER, 5, Kind.MONITOR_EXIT, 10),
                 subject.counts(Counter.class).asMap());
@@ -124,7 +124,7 @@ class SynchronizedMethodRewriterTest {
         Throwable thrown = assertThrows(java.lang.reflect.InvocationTargetException.class, () -> fail.invoke(counter)).getCause();
         assertEquals(IllegalArgumentException.class, thrown.getClass());
         assertEquals("failed in body", thrown.getMessage());
-        assertEquals(List.of("monitorEnter(counter)", "monitorEntered(counter)", "monitorExit(counter)"), RecordingHooks.calls);
+        assertEquals(List.of("monitorEntered(counter, held)", "monitorExit(counter, not held)"), RecordingHooks.calls);
         Locks.assertAnotherThreadCanLock(counter);
 
         StackTraceElement originalTop = assertThrows(IllegalArgumentException.class, () -> new Counter().fail()).getStackTrace()[0];
@@ -135,16 +135,10 @@ class SynchronizedMethodRewriterTest {
     }
 
     @Test
-    void standInMonitorOfASynchronizedMethodBalances() throws Throwable {
-        RecordingHooks.standIns = true;
-        Rewritten subject = new Rewritten(Counter.class);
-        assertEquals("40 s21.53false y", subject.call("run"));
-        assertEquals(List.of("monitorEntered(standIn:counter)", "monitorEntered(standIn:counter)",
-                "monitorEntered(standIn:class Counter)", "monitorEntered(standIn:class Counter)"),
-                RecordingHooks.callsOf("monitorEntered"));
-        for (Object standIn : RecordingHooks.standInOf.values()) {
-            Locks.assertAnotherThreadCanLock(standIn);
-        }
+    void wrappersUnlockTheValueTheyLockedSoTheJitCanMatchThem() {
+        byte[] rewritten = Rewritten.REWRITER.rewrite(Rewritten.bytesOf(Counter.class)).bytes();
+        assertEquals(5, MonitorBalance.monitorEnters(rewritten));
+        assertEquals(List.of(), MonitorBalance.problems(rewritten));
     }
 
     @ParameterizedTest
@@ -152,10 +146,12 @@ class SynchronizedMethodRewriterTest {
     void classFilesOfOlderVersionsAreRewrittenWithOrWithoutFrames(int version) throws Throwable {
         Rewritten subject = new Rewritten(VersionAgnostic.class, classFile -> Rewritten.withVersion(classFile, version));
         assertEquals("11", subject.call("run"));
-        assertEquals(List.of("monitorEnter(class VersionAgnostic)", "monitorEnter(agnostic)", "monitorEnter(Object)"),
-                RecordingHooks.callsOf("monitorEnter").stream()
+        assertEquals(List.of("monitorEntered(class VersionAgnostic, held)", "monitorEntered(agnostic, held)",
+                "monitorEntered(Object, held)"), RecordingHooks.callsOf("monitorEntered").stream()
                         .map(call -> call.replaceAll("java\\.lang\\.Object@\\p{XDigit}+", "Object")).toList());
         assertEquals(Map.of(Kind.SYNCHRONIZED_METHOD, 2, Kind.MONITOR_ENTER, 3, Kind.MONITOR_EXIT, 6),
                 subject.counts(VersionAgnostic.class).asMap());
+        assertEquals(List.of(), MonitorBalance.problems(
+                Rewritten.REWRITER.rewrite(Rewritten.withVersion(Rewritten.bytesOf(VersionAgnostic.class), version)).bytes()));
     }
 }
