@@ -23,6 +23,11 @@ final class HomeSpace {
     private final Map<Long, Object> masters = new HashMap<>();
     private final Map<Object, Long> ids = new IdentityHashMap<>();
     private final Map<Object, Integer> identityHashes = new IdentityHashMap<>();
+    /**
+     * Holders exported by a message still being written, with the view it is written for: if that
+     * message fails, they are un-exported, unless another view has named them meanwhile.
+     */
+    private final Map<Object, View> exporting = new IdentityHashMap<>();
     /** Read on every write to a shared master (markWritten): concurrent, so that needs no copy or lock. */
     private final Map<Integer, View> views = new ConcurrentHashMap<>();
     private long lastId;
@@ -58,9 +63,15 @@ final class HomeSpace {
 
         @Override
         public long share(Object holder, Twin[] stateNeeded) {
-            long id = export(holder);
+            long id = export(holder, this);
             if (!seen.containsKey(id)) {
-                Twin twin = Twin.of(holder);
+                Twin twin;
+                try {
+                    twin = Twin.of(holder);
+                } catch (RuntimeException e) {
+                    unexport(List.of(holder), this);
+                    throw e;
+                }
                 see(id, holder, twin);
                 stateNeeded[0] = twin;
             }
@@ -114,19 +125,60 @@ final class HomeSpace {
         return hash != null ? hash : System.identityHashCode(holder);
     }
 
-    private long export(Object holder) {
+    private long export(Object holder, View view) {
         long id;
         synchronized (this) {
             Long known = ids.get(holder);
             if (known != null) {
+                if (exporting.get(holder) != view) {
+                    exporting.remove(holder); // another view holds it now: it stays shared whatever that message does
+                }
                 return known;
             }
             id = Ids.of(nodeId, ++lastId);
             masters.put(id, holder);
             ids.put(holder, id);
+            exporting.put(holder, view);
         }
-        markShared(holder, id);
+        try {
+            markShared(holder, id);
+        } catch (RuntimeException e) {
+            synchronized (this) {
+                exporting.remove(holder);
+                masters.remove(ids.remove(holder));
+            }
+            throw e;
+        }
         return id;
+    }
+
+    /** The message for {@code view} that shared these holders was written whole: they stay shared. */
+    private synchronized void exported(List<Object> holders, View view) {
+        for (Object holder : holders) {
+            exporting.remove(holder, view);
+        }
+    }
+
+    /**
+     * The message for {@code view} that shared these holders failed (a thread kept home because its
+     * task reaches a JDK object): what it exported becomes local again, so that it costs nothing
+     * more than on one JVM (a shared master's every write is tracked).
+     */
+    private void unexport(List<Object> holders, View view) {
+        for (Object holder : holders) {
+            synchronized (this) {
+                if (exporting.get(holder) != view) {
+                    continue;
+                }
+                exporting.remove(holder);
+                masters.remove(ids.remove(holder));
+            }
+            if (holder instanceof Class<?> type) {
+                InjectedState.setClass(type, InjectedState.VALID_LOCAL);
+            } else if (!holder.getClass().isArray()) {
+                InjectedState.setMeta(holder, null);
+            }
+        }
     }
 
     /** From now on, writes to the master report themselves (its id first, so the report can find it). */
@@ -143,6 +195,7 @@ final class HomeSpace {
         Object meta = master instanceof Class<?> ? null : InjectedState.meta(master);
         long id = meta instanceof Long known ? known : idOf(master);
         if (id != 0) {
+            NodeCounters.WRITES_TRACKED.increment();
             markWritten(id, -1);
         }
     }
@@ -175,8 +228,10 @@ final class HomeSpace {
                 for (Object holder : writer.newlyShared()) {
                     view.seen.remove(idOf(holder));
                 }
+                unexport(writer.newlyShared(), view);
                 throw e;
             }
+            exported(writer.newlyShared(), view);
             return writer.finish(++view.sequence, view.releasesApplied);
         }
     }

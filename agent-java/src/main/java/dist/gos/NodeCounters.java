@@ -11,6 +11,7 @@ public final class NodeCounters {
     static final LongAdder RELEASES = new LongAdder();
     static final LongAdder OBJECT_BYTES_SENT = new LongAdder();
     static final LongAdder OBJECT_BYTES_RECEIVED = new LongAdder();
+    static final LongAdder WRITES_TRACKED = new LongAdder();
 
     private NodeCounters() {}
 
@@ -46,6 +47,11 @@ public final class NodeCounters {
 
     public static long objectBytesReceived() {
         return OBJECT_BYTES_RECEIVED.sum();
+    }
+
+    /** Writes to shared things that reported themselves (to be compared at the next release or refresh). */
+    public static long writesTracked() {
+        return WRITES_TRACKED.sum();
     }
 
     /** Shared things whose master is here (at the home) and copies held here (on a worker). */

@@ -89,6 +89,7 @@ public final class NodeRuntime {
                 .setMonitorOperationsRemote(NodeCounters.remoteMonitorOperations())
                 .setObjectsHomed(NodeCounters.homedObjects())
                 .setCopiesHeld(NodeCounters.cachedCopies())
+                .setWritesTracked(NodeCounters.writesTracked())
                 .setStaticsFetched(NodeCounters.staticsFetched())
                 .setRefreshes(NodeCounters.refreshes())
                 .setReleases(NodeCounters.releases())

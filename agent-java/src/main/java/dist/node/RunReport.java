@@ -64,6 +64,7 @@ final class RunReport {
                 .append(", \"remote\": ").append(node.getMonitorOperationsRemote())
                 .append("},\n     \"objectSpace\": {\"objectsHomed\": ").append(node.getObjectsHomed())
                 .append(", \"copiesHeld\": ").append(node.getCopiesHeld())
+                .append(", \"writesTracked\": ").append(node.getWritesTracked())
                 .append(", \"staticsFetched\": ").append(node.getStaticsFetched())
                 .append(", \"refreshes\": ").append(node.getRefreshes())
                 .append(", \"releases\": ").append(node.getReleases())
