@@ -18,7 +18,6 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -34,15 +33,17 @@ final class HomeRuntime {
     private final HomeSpace space;
     private final PrintStream out;
     private final PrintStream err;
-    private final Map<Thread, Placed> placedByThread = new IdentityHashMap<>();
+    /** Every placed thread the program still reaches, ended ones included (join, isAlive and getState answer for them). */
+    private final WeakIdentityMap<Thread, Placed> placedByThread = new WeakIdentityMap<>();
+    /** The placed threads that have not ended, by id. */
     private final Map<Long, Placed> placedById = new HashMap<>();
     private final Map<Long, Delegate> delegates = new HashMap<>();
     private final List<Thread> startedHere = new ArrayList<>();
     private int nextChoice;
 
-    /** A thread placed on a worker, as the home sees it. */
+    /** A thread placed on a worker, as the home sees it; once ended, it lets go of the thread. */
     private static final class Placed {
-        final Thread shell;
+        Thread shell;
         final NodeInfo node;
         boolean ended;
 
@@ -61,6 +62,8 @@ final class HomeRuntime {
         endpoint.registerImmediate(NodeMessageType.SPACE_THREAD_END_VALUE, m -> oneWay(m, () -> threadEnded(m)));
         endpoint.registerImmediate(NodeMessageType.SPACE_FLUSH_VALUE,
                 m -> oneWay(m, () -> space.applyRelease(m.sender(), space.read(m.sender(), SpaceMessages.bytes(m)))));
+        endpoint.registerImmediate(NodeMessageType.SPACE_DROP_VALUE,
+                m -> SpaceMessages.wrap(space.drop(m.sender(), SpaceMessages.bytes(m))));
         endpoint.registerImmediate(NodeMessageType.SPACE_REFRESH_VALUE,
                 m -> SpaceMessages.wrap(space.write(m.sender(), w -> space.writeRefresh(m.sender(), w))));
         endpoint.register(NodeMessageType.SPACE_STATICS_VALUE, m -> CompletableFuture.supplyAsync(() -> statics(m)));
@@ -163,12 +166,17 @@ final class HomeRuntime {
         return space.masterCount();
     }
 
+    /** After a full collection: the masters it freed leave the registry (for the report). */
+    void awaitCollected() throws InterruptedException {
+        space.awaitCollected(200);
+    }
+
     int identityHash(Object object) {
         return space.identityHash(object);
     }
 
     synchronized boolean isPlaced(Thread thread) {
-        return placedByThread.containsKey(thread);
+        return placedByThread.get(thread) != null;
     }
 
     synchronized boolean isAlive(Thread thread) {
@@ -242,6 +250,8 @@ final class HomeRuntime {
         }
         synchronized (this) {
             placed.ended = true;
+            placed.shell = null;
+            placedById.remove(id);
             notifyAll();
         }
     }
