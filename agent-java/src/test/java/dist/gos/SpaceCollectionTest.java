@@ -99,6 +99,8 @@ class SpaceCollectionTest {
         awaitTombstones();
         assertEquals(0, worker.copyCount());
         assertEquals(1, worker.tombstoneCount());
+        // Full collections ran, and only the worker's view holds the master.
+        assertTrue(home.master(id) != null, "the view of a worker that holds a copy (a tombstone) pins the master");
         byte[] reply = home.drop(WORKER, worker.dropRequest());
         assertEquals(List.of(id), accepted(reply));
         worker.dropped(reply);
