@@ -18,7 +18,6 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -34,7 +33,9 @@ final class HomeRuntime {
     private final HomeSpace space;
     private final PrintStream out;
     private final PrintStream err;
-    private final Map<Thread, Placed> placedByThread = new IdentityHashMap<>();
+    /** Every placed thread the program still reaches, ended ones included (join, isAlive and getState answer for them). */
+    private final WeakIdentityMap<Thread, Placed> placedByThread = new WeakIdentityMap<>();
+    /** The placed threads that have not ended, by id. */
     private final Map<Long, Placed> placedById = new HashMap<>();
     private final Map<Long, Delegate> delegates = new HashMap<>();
     private final List<Thread> startedHere = new ArrayList<>();
@@ -42,9 +43,9 @@ final class HomeRuntime {
     private final Thread mainThread;
     private int nextChoice;
 
-    /** A thread placed on a worker, as the home sees it. */
+    /** A thread placed on a worker, as the home sees it; once ended, it lets go of the thread. */
     private static final class Placed {
-        final Thread shell;
+        Thread shell;
         final NodeInfo node;
         boolean ended;
 
@@ -64,6 +65,8 @@ final class HomeRuntime {
         endpoint.registerImmediate(NodeMessageType.SPACE_THREAD_END_VALUE, m -> oneWay(m, () -> threadEnded(m)));
         endpoint.registerImmediate(NodeMessageType.SPACE_FLUSH_VALUE,
                 m -> oneWay(m, () -> space.applyRelease(m.sender(), space.read(m.sender(), SpaceMessages.bytes(m)))));
+        endpoint.registerImmediate(NodeMessageType.SPACE_DROP_VALUE,
+                m -> SpaceMessages.wrap(space.drop(m.sender(), SpaceMessages.bytes(m))));
         endpoint.registerImmediate(NodeMessageType.SPACE_REFRESH_VALUE,
                 m -> SpaceMessages.wrap(space.write(m.sender(), w -> space.writeRefresh(m.sender(), w))));
         endpoint.register(NodeMessageType.SPACE_STATICS_VALUE, m -> CompletableFuture.supplyAsync(() -> statics(m)));
@@ -173,12 +176,17 @@ final class HomeRuntime {
         return space.masterCount();
     }
 
+    /** After a full collection: the masters it freed leave the registry (for the report). */
+    void awaitCollected() throws InterruptedException {
+        space.awaitCollected(200);
+    }
+
     int identityHash(Object object) {
         return space.identityHash(object);
     }
 
     synchronized boolean isPlaced(Thread thread) {
-        return placedByThread.containsKey(thread);
+        return placedByThread.get(thread) != null;
     }
 
     synchronized boolean isAlive(Thread thread) {
@@ -247,27 +255,31 @@ final class HomeRuntime {
             delegate.submit(new Delegate.Command(Delegate.Op.END, null, 0, null, new CompletableFuture<>()));
         }
         if (uncaught == null) {
-            ended(placed);
+            ended(placed, id);
             return;
         }
         // The thread's handler (its own, else its group's, which calls the default one or prints
         // the stack trace) runs here, where the logical thread is, before a join of the thread
         // returns, as on one JVM. It is the program's code and may block, which this reader thread
         // must not: it runs on a thread of its own, named as the logical thread.
+        Thread shell = placed.shell;
         Thread handler = new Thread(() -> {
             try {
-                placed.shell.getUncaughtExceptionHandler().uncaughtException(placed.shell, uncaught);
+                shell.getUncaughtExceptionHandler().uncaughtException(shell, uncaught);
             } catch (Throwable ignored) {
                 // the JVM ignores what an uncaught-exception handler throws
             } finally {
-                ended(placed);
+                ended(placed, id);
             }
-        }, placed.shell.getName());
+        }, shell.getName());
         handler.start();
     }
 
-    private synchronized void ended(Placed placed) {
+    /** The logical thread ended: joins return, and nothing here keeps its Thread any more. */
+    private synchronized void ended(Placed placed, long id) {
         placed.ended = true;
+        placed.shell = null;
+        placedById.remove(id);
         notifyAll();
     }
 

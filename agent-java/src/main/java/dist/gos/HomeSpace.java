@@ -2,6 +2,15 @@ package dist.gos;
 
 import dist.gos.Twin.Change;
 import dist.gos.WireReader.Arrived;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -16,21 +25,61 @@ import java.util.concurrent.ConcurrentHashMap;
  * worker are numbered (it applies them in that order) and say how many of that worker's releases
  * had been applied when they were written; a worker's releases are applied in the order it
  * numbered them, which is the order they arrive in (one connection, read by one thread).
+ *
+ * <p>The registry holds masters weakly: what keeps a master alive is the home's program, or a
+ * worker holding a copy of it (its view's entry). A worker tells the home which copies it no
+ * longer holds ({@link #drop}); once no worker holds a master and the program no longer reaches
+ * it, it is collected and its entries go.
  */
 final class HomeSpace {
+    /** A registry entry: weak to the master, so that only a view or the program keeps it alive. */
+    private static final class Registered extends WeakReference<Object> {
+        final long id;
+        /** The identity hash it has on the node that shared it, which every node answers for it. */
+        final int identityHash;
+
+        Registered(Object master, long id, int identityHash, ReferenceQueue<Object> collected) {
+            super(master, collected);
+            this.id = id;
+            this.identityHash = identityHash;
+        }
+    }
+
     private final int nodeId;
     private final ClassLoader loader;
-    private final Map<Long, Object> masters = new HashMap<>();
-    private final Map<Object, Long> ids = new IdentityHashMap<>();
-    private final Map<Object, Integer> identityHashes = new IdentityHashMap<>();
+    private final Map<Long, Registered> masters = new HashMap<>();
+    private final WeakIdentityMap<Object, Registered> registered = new WeakIdentityMap<>();
+    private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
+    /**
+     * Holders exported by a message still being written, with the view it is written for: if that
+     * message fails, they are un-exported, unless another view has named them meanwhile.
+     */
+    private final Map<Object, View> exporting = new IdentityHashMap<>();
     /** Read on every write to a shared master (markWritten): concurrent, so that needs no copy or lock. */
     private final Map<Integer, View> views = new ConcurrentHashMap<>();
     private long lastId;
 
+    /**
+     * What one worker holds of a master: the values it last saw, and the number of the last message
+     * that named it (a drop written before the worker applied that message is refused). Holds the
+     * master: a copy's master stays while the copy exists.
+     */
+    private static final class Seen {
+        final Object master;
+        final Twin twin;
+        long lastNamed;
+
+        Seen(Object master, Twin twin, long lastNamed) {
+            this.master = master;
+            this.twin = twin;
+            this.lastNamed = lastNamed;
+        }
+    }
+
     /** What one worker has seen; every operation on it holds its monitor. */
     private final class View implements Holders {
         private final int node;
-        private final Map<Long, Twin> seen = new HashMap<>();
+        private final Map<Long, Seen> seen = new HashMap<>();
         private final WriteTracking<Long> tracking = new WriteTracking<>();
         /** The number of the last message written to this worker. */
         private long sequence;
@@ -41,9 +90,14 @@ final class HomeSpace {
             this.node = node;
         }
 
-        void see(long id, Object holder, Twin twin) {
-            seen.put(id, twin);
+        void see(long id, Object holder, Twin twin, long named) {
+            seen.put(id, new Seen(holder, twin, named));
             tracking.shared(id, holder.getClass().isArray());
+        }
+
+        /** The number the message being written will have (see {@link HomeSpace#write}). */
+        long writing() {
+            return sequence + 1;
         }
 
         @Override
@@ -58,10 +112,19 @@ final class HomeSpace {
 
         @Override
         public long share(Object holder, Twin[] stateNeeded) {
-            long id = export(holder);
-            if (!seen.containsKey(id)) {
-                Twin twin = Twin.of(holder);
-                see(id, holder, twin);
+            long id = export(holder, this);
+            Seen known = seen.get(id);
+            if (known != null) {
+                known.lastNamed = writing();
+            } else {
+                Twin twin;
+                try {
+                    twin = Twin.of(holder);
+                } catch (RuntimeException e) {
+                    unexport(List.of(holder), this);
+                    throw e;
+                }
+                see(id, holder, twin, writing());
                 stateNeeded[0] = twin;
             }
             return id;
@@ -74,9 +137,7 @@ final class HomeSpace {
                         + " as one of its own, but that id is node " + Ids.node(id) + "'s");
             }
             synchronized (HomeSpace.this) {
-                masters.put(id, instance);
-                ids.put(instance, id);
-                identityHashes.put(instance, identityHash);
+                register(instance, id, identityHash);
             }
             markShared(instance, id);
         }
@@ -97,36 +158,118 @@ final class HomeSpace {
     }
 
     synchronized long idOf(Object holder) {
-        Long id = ids.get(holder);
-        return id == null ? 0 : id;
+        Registered entry = registered.get(holder);
+        return entry == null ? 0 : entry.id;
     }
 
+    /** The masters registered and not collected (some collected a moment ago may be counted). */
     synchronized int masterCount() {
+        expunge();
         return masters.size();
     }
 
     synchronized Object master(long id) {
-        return masters.get(id);
+        Registered entry = masters.get(id);
+        return entry == null ? null : entry.get();
     }
 
     synchronized int identityHash(Object holder) {
-        Integer hash = identityHashes.get(holder);
-        return hash != null ? hash : System.identityHashCode(holder);
+        Registered entry = registered.get(holder);
+        return entry != null ? entry.identityHash : System.identityHashCode(holder);
     }
 
-    private long export(Object holder) {
+    /**
+     * Waits up to {@code millis} for masters the garbage collector found unreachable (after a full
+     * collection, for the report) and drops their entries.
+     */
+    void awaitCollected(long millis) throws InterruptedException {
+        Reference<?> first = collected.remove(millis);
+        synchronized (this) {
+            if (first != null) {
+                forget((Registered) first);
+            }
+            expunge();
+        }
+    }
+
+    private void register(Object master, long id, int identityHash) {
+        Registered entry = new Registered(master, id, identityHash, collected);
+        masters.put(id, entry);
+        registered.put(master, entry);
+    }
+
+    private void unregister(Object master) {
+        Registered entry = registered.remove(master);
+        if (entry != null) {
+            masters.remove(entry.id, entry);
+            entry.clear();
+        }
+    }
+
+    private void expunge() {
+        for (Reference<?> gone; (gone = collected.poll()) != null; ) {
+            forget((Registered) gone);
+        }
+    }
+
+    private void forget(Registered entry) {
+        masters.remove(entry.id, entry);
+    }
+
+    private long export(Object holder, View view) {
         long id;
         synchronized (this) {
-            Long known = ids.get(holder);
+            Registered known = registered.get(holder);
             if (known != null) {
-                return known;
+                if (exporting.get(holder) != view) {
+                    exporting.remove(holder); // another view holds it now: it stays shared whatever that message does
+                }
+                return known.id;
             }
+            expunge();
             id = Ids.of(nodeId, ++lastId);
-            masters.put(id, holder);
-            ids.put(holder, id);
+            register(holder, id, System.identityHashCode(holder));
+            exporting.put(holder, view);
         }
-        markShared(holder, id);
+        try {
+            markShared(holder, id);
+        } catch (RuntimeException e) {
+            synchronized (this) {
+                exporting.remove(holder);
+                unregister(holder);
+            }
+            throw e;
+        }
         return id;
+    }
+
+    /** The message for {@code view} that shared these holders was written whole: they stay shared. */
+    private synchronized void exported(List<Object> holders, View view) {
+        for (Object holder : holders) {
+            exporting.remove(holder, view);
+        }
+    }
+
+    /**
+     * The message for {@code view} that shared these holders failed (a thread kept home because its
+     * task reaches a JDK object): what it exported becomes local again, so that it costs nothing
+     * more than on one JVM (a shared master's every write is tracked).
+     */
+    private void unexport(List<Object> holders, View view) {
+        for (Object holder : holders) {
+            synchronized (this) {
+                if (exporting.get(holder) != view) {
+                    continue;
+                }
+                exporting.remove(holder);
+                unregister(holder);
+            }
+            if (holder instanceof Class<?> type) {
+                InjectedState.setClass(type, InjectedState.VALID_LOCAL);
+            } else if (!holder.getClass().isArray()) {
+                InjectedState.setMeta(holder, null);
+            }
+        }
     }
 
     /** From now on, writes to the master report themselves (its id first, so the report can find it). */
@@ -143,6 +286,7 @@ final class HomeSpace {
         Object meta = master instanceof Class<?> ? null : InjectedState.meta(master);
         long id = meta instanceof Long known ? known : idOf(master);
         if (id != 0) {
+            NodeCounters.WRITES_TRACKED.increment();
             markWritten(id, -1);
         }
     }
@@ -175,8 +319,10 @@ final class HomeSpace {
                 for (Object holder : writer.newlyShared()) {
                     view.seen.remove(idOf(holder));
                 }
+                unexport(writer.newlyShared(), view);
                 throw e;
             }
+            exported(writer.newlyShared(), view);
             return writer.finish(++view.sequence, view.releasesApplied);
         }
     }
@@ -187,13 +333,14 @@ final class HomeSpace {
         synchronized (view) {
             List<WireFormat.Group> groups = new ArrayList<>();
             for (long id : view.tracking.scan()) {
-                Twin twin = view.seen.get(id);
-                if (twin == null) {
-                    continue; // in a message that was never sent
+                Seen seen = view.seen.get(id);
+                if (seen == null) {
+                    continue; // in a message that was never sent, or dropped by the worker
                 }
-                List<Change> changed = twin.changes(master(id));
+                List<Change> changed = seen.twin.changes(seen.master);
                 if (!changed.isEmpty()) {
-                    groups.add(new WireFormat.Group(id, changed, twin.inChunks()));
+                    seen.lastNamed = view.writing();
+                    groups.add(new WireFormat.Group(id, changed, seen.twin.inChunks()));
                 }
             }
             WireFormat.changeGroups(writer, groups);
@@ -206,7 +353,8 @@ final class HomeSpace {
         synchronized (view) {
             WireReader reader = new WireReader(view, loader, message);
             for (Arrived arrived : reader.arrived()) {
-                view.see(arrived.id(), arrived.holder(), Twin.install(arrived.holder(), arrived.values()));
+                // Named by the worker, not by a home message: a drop need not wait for any of those.
+                view.see(arrived.id(), arrived.holder(), Twin.install(arrived.holder(), arrived.values()), 0);
             }
             return reader;
         }
@@ -221,16 +369,55 @@ final class HomeSpace {
                         + view.releasesApplied + ": releases must be applied in the order they were made");
             }
             WireFormat.readChangeGroups(reader, (id, changes) -> {
-                Object master = master(id);
-                Twin twin = view.seen.get(id);
-                if (master == null || twin == null) {
+                Seen seen = view.seen.get(id);
+                if (seen == null) {
                     throw new IllegalStateException("node " + node + " released object " + Long.toHexString(id)
-                            + ", which the home never sent it");
+                            + ", which it does not hold");
                 }
-                twin.apply(master, changes);
+                seen.twin.apply(seen.master, changes);
                 markWritten(id, node);
             });
             view.releasesApplied++;
+        }
+    }
+
+    /**
+     * A worker's request to forget copies its garbage collector freed ({@link WorkerSpace#dropRequest}):
+     * [messages applied][count][ids]. An id is accepted unless a message that the worker had not
+     * applied then names it: that message would find the copy gone (the worker brings it back
+     * from its twin instead, and asks again later). What is accepted no longer pins its master;
+     * a later message carries it whole again. Answers [count][accepted ids].
+     */
+    byte[] drop(int node, byte[] request) {
+        View view = view(node);
+        try {
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(request));
+            long applied = in.readLong();
+            int count = in.readInt();
+            if (count < 0 || count > request.length / 8) {
+                throw new IOException("a drop of " + count + " ids does not fit its " + request.length + " bytes");
+            }
+            List<Long> accepted = new ArrayList<>();
+            synchronized (view) {
+                for (int i = 0; i < count; i++) {
+                    long id = in.readLong();
+                    Seen seen = view.seen.get(id);
+                    if (seen == null || seen.lastNamed <= applied) {
+                        view.seen.remove(id);
+                        view.tracking.forget(id);
+                        accepted.add(id);
+                    }
+                }
+            }
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            DataOutputStream out = new DataOutputStream(bytes);
+            out.writeInt(accepted.size());
+            for (long id : accepted) {
+                out.writeLong(id);
+            }
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException("node " + node + " sent a malformed drop: " + e.getMessage(), e);
         }
     }
 }

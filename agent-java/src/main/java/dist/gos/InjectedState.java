@@ -13,7 +13,7 @@ import java.lang.reflect.Field;
  * ({@link Hooks#written}); only the object space writes them.
  */
 final class InjectedState {
-    static final int VALID_COPY = 1, SHARED_MASTER = 2, NOT_FETCHED = -1;
+    static final int VALID_LOCAL = 0, VALID_COPY = 1, SHARED_MASTER = 2, NOT_FETCHED = -1;
     private static final String OBJECT_META = "$dist$meta";
     private static final String CLASS_STATE = "$dist$sstate";
 

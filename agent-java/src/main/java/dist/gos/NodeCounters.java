@@ -11,6 +11,7 @@ public final class NodeCounters {
     static final LongAdder RELEASES = new LongAdder();
     static final LongAdder OBJECT_BYTES_SENT = new LongAdder();
     static final LongAdder OBJECT_BYTES_RECEIVED = new LongAdder();
+    static final LongAdder WRITES_TRACKED = new LongAdder();
 
     private NodeCounters() {}
 
@@ -52,6 +53,27 @@ public final class NodeCounters {
         return OBJECT_BYTES_RECEIVED.sum();
     }
 
+    /** Writes to shared things that reported themselves (to be compared at the next release or refresh). */
+    public static long writesTracked() {
+        return WRITES_TRACKED.sum();
+    }
+
+    /**
+     * Frees what the program no longer reaches, for a report of what is held: full collections,
+     * and on a worker, the home told which copies went (which may free masters there).
+     */
+    public static void collectGarbage() throws InterruptedException {
+        WorkerRuntime worker = Hooks.worker;
+        if (worker != null) {
+            worker.collector().settle();
+        }
+        System.gc();
+        HomeRuntime home = Hooks.home;
+        if (home != null) {
+            home.awaitCollected();
+        }
+    }
+
     /** Shared things whose master is here (at the home) and copies held here (on a worker). */
     public static long homedObjects() {
         HomeRuntime home = Hooks.home;
@@ -61,5 +83,11 @@ public final class NodeCounters {
     public static long cachedCopies() {
         WorkerRuntime worker = Hooks.worker;
         return worker == null ? 0 : worker.space().copyCount();
+    }
+
+    /** Copies freed on this worker that the home has not forgotten yet. */
+    public static long tombstones() {
+        WorkerRuntime worker = Hooks.worker;
+        return worker == null ? 0 : worker.space().tombstoneCount();
     }
 }

@@ -1,11 +1,11 @@
 package dist.gos;
 
+import dist.node.BoundedRecords;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /** Where each application thread this node started ran, and why: for the run report. */
 public final class ThreadPlacement {
-    private static final List<String> DECISIONS = new CopyOnWriteArrayList<>();
+    private static final BoundedRecords<String> DECISIONS = new BoundedRecords<>();
 
     private ThreadPlacement() {}
 
@@ -13,8 +13,13 @@ public final class ThreadPlacement {
         DECISIONS.add(decision);
     }
 
-    /** Each placement decision of this node, in order, as "thread name: decision". */
+    /** The first placement decisions of this node, in order, as "thread name: decision". */
     public static List<String> decisions() {
-        return List.copyOf(DECISIONS);
+        return DECISIONS.listed();
+    }
+
+    /** How many decisions came after those listed. */
+    public static long notListed() {
+        return DECISIONS.notListed();
     }
 }

@@ -40,6 +40,12 @@ abstract class Twin {
     /** The holder's whole state as a message carries it. */
     abstract Object[] state();
 
+    /**
+     * A new instance holding the values both sides last agreed on: a copy the worker's garbage
+     * collector freed and a home message names again (made without a constructor, as a copy is).
+     */
+    abstract Object recreate();
+
     /** Whether this is a primitive array's twin: its state is one bulk array, its changes {@link MaskedRun}s. */
     abstract boolean inChunks();
 
@@ -69,12 +75,14 @@ abstract class Twin {
     abstract void apply(Object master, List<Change> fromWorker);
 
     private static final class SlotTwin extends Twin {
+        private final Class<?> type;
         private final Slots slots;
         private final Object[] agreed;
         /** Per slot, the number of this worker's last release that carried it (copies only; null until one did). */
         private long[] stamps;
 
         SlotTwin(Object holder) {
+            this.type = holder.getClass();
             this.slots = Slots.of(holder);
             this.agreed = new Object[slots.count(holder)];
             for (int i = 0; i < agreed.length; i++) {
@@ -85,6 +93,15 @@ abstract class Twin {
         @Override
         Object[] state() {
             return agreed;
+        }
+
+        @Override
+        synchronized Object recreate() {
+            Object holder = Instances.create(type.isArray() ? Holders.Kind.ARRAY : Holders.Kind.OBJECT, type, agreed.length);
+            for (int i = 0; i < agreed.length; i++) {
+                slots.set(holder, i, agreed[i]);
+            }
+            return holder;
         }
 
         @Override
@@ -159,6 +176,11 @@ abstract class Twin {
         @Override
         Object[] state() {
             return new Object[] {agreed};
+        }
+
+        @Override
+        synchronized Object recreate() {
+            return PrimitiveArrays.copyOfRange(agreed, 0, length);
         }
 
         @Override

@@ -29,6 +29,7 @@ final class WorkerRuntime {
     private final Endpoint endpoint;
     private final Supplier<String> home;
     private final WorkerSpace space;
+    private final CopyCollector collector;
     private final Map<Long, Thread> running = new ConcurrentHashMap<>();
     private final ThreadLocal<PlacedHere> placedHere = new ThreadLocal<>();
     private final ThreadLocal<HeldMonitors> held = ThreadLocal.withInitial(HeldMonitors::new);
@@ -56,6 +57,9 @@ final class WorkerRuntime {
         this.endpoint = endpoint;
         this.home = home;
         this.space = new WorkerSpace(endpoint::nodeId, loader);
+        this.collector = new CopyCollector(space, request -> SpaceMessages.call(endpoint, home.get(),
+                NodeMessageType.SPACE_DROP_VALUE, request, Duration.ofSeconds(60)));
+        collector.start();
         // Decoding may load classes from the home: a blocking call, so not on the transport's reader.
         endpoint.register(NodeMessageType.SPACE_THREAD_START_VALUE,
                 m -> CompletableFuture.supplyAsync(() -> startPlaced(m), starter));
@@ -80,6 +84,10 @@ final class WorkerRuntime {
 
     WorkerSpace space() {
         return space;
+    }
+
+    CopyCollector collector() {
+        return collector;
     }
 
     // ---- placed threads ---------------------------------------------------------------------

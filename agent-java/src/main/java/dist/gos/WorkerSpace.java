@@ -2,11 +2,21 @@ package dist.gos;
 
 import dist.gos.Twin.Change;
 import dist.gos.WireReader.Arrived;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -22,10 +32,32 @@ import java.util.function.IntSupplier;
  * what the home sends, hold one lock per node. The worker's own objects become shared when a
  * release makes them reachable from shared data: they are pushed home and from then on are
  * copies like the others.
+ *
+ * <p>Copies are held weakly: the program decides how long a copy lives, as it would an object
+ * of its own. When the garbage collector frees one, its record stays as a tombstone with its twin
+ * (which keeps what it references alive) until the home agrees to forget it ({@link #dropRequest}):
+ * a home message written before the home saw the drop may still name it, and the copy is then
+ * made again from its twin, the state both sides last agreed on (writes made here after that
+ * were unreachable, but for the one gap written in docs/ARCHITECTURE.md).
  */
 final class WorkerSpace implements Holders {
-    /** A copy's bookkeeping; the twin is null while the copy's state is on its way. */
-    private record Copy(Object holder, Twin twin) {}
+    /**
+     * A copy's bookkeeping, weak to the holder (whose meta may point here); the twin is null while
+     * the copy's state is on its way. Once the holder is collected, a tombstone.
+     */
+    private static final class Copy extends WeakReference<Object> {
+        final long id;
+        /** The identity hash it has on the node that shared it, which this node answers for it too. */
+        final int identityHash;
+        volatile Twin twin;
+
+        Copy(Object holder, long id, int identityHash, Twin twin, ReferenceQueue<Object> collected) {
+            super(holder, collected);
+            this.id = id;
+            this.identityHash = identityHash;
+            this.twin = twin;
+        }
+    }
 
     /** This node's id, asked at each use: the object space starts before the coordinator has given it one. */
     private final IntSupplier nodeId;
@@ -37,9 +69,14 @@ final class WorkerSpace implements Holders {
     private long lastApplied;
     /** The number of the last release sent; guarded by {@link #lock}. */
     private long lastRelease;
+    /** Every copy and tombstone by id; the maps and sets below are guarded by this object's monitor. */
     private final Map<Long, Copy> copies = new HashMap<>();
-    private final Map<Object, Long> ids = new IdentityHashMap<>();
-    private final Map<Object, Integer> identityHashes = new IdentityHashMap<>();
+    private final WeakIdentityMap<Object, Copy> byHolder = new WeakIdentityMap<>();
+    private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
+    /** Tombstones not yet in a drop request. */
+    private final Set<Long> tombstones = new LinkedHashSet<>();
+    /** The tombstones of the drop request in flight, as they were when it was written. */
+    private final Map<Long, Copy> dropping = new HashMap<>();
     private final WriteTracking<Copy> tracking = new WriteTracking<>();
     private long lastId;
 
@@ -54,12 +91,24 @@ final class WorkerSpace implements Holders {
 
     @Override
     public synchronized long idOf(Object holder) {
-        Long id = ids.get(holder);
-        return id == null ? 0 : id;
+        Copy copy = byHolder.get(holder);
+        return copy == null ? 0 : copy.id;
     }
 
+    /** Copies held here whose holder is alive. */
     synchronized int copyCount() {
-        return copies.size();
+        int alive = 0;
+        for (Copy copy : copies.values()) {
+            if (copy.get() != null) {
+                alive++;
+            }
+        }
+        return alive;
+    }
+
+    /** Copies freed here that the home has not agreed to forget yet. */
+    synchronized int tombstoneCount() {
+        return copies.size() - copyCount();
     }
 
     /**
@@ -77,45 +126,57 @@ final class WorkerSpace implements Holders {
     @Override
     public synchronized Object byId(long id) {
         Copy copy = copies.get(id);
-        return copy == null ? null : copy.holder();
+        return copy == null ? null : holderOf(copy);
     }
 
     @Override
     public synchronized int identityHash(Object holder) {
-        Integer hash = identityHashes.get(holder);
-        return hash != null ? hash : System.identityHashCode(holder);
+        Copy copy = byHolder.get(holder);
+        return copy != null ? copy.identityHash : System.identityHashCode(holder);
     }
 
     /** Only called while a release is being written: the holder is one of this worker's own. */
     @Override
     public long share(Object holder, Twin[] stateNeeded) {
         synchronized (this) {
-            Long known = ids.get(holder);
+            Copy known = byHolder.get(holder);
             if (known != null) {
-                return known;
+                return known.id;
             }
         }
         Twin twin = Twin.of(holder);
-        Copy copy = new Copy(holder, twin);
-        long id;
+        Copy copy;
         synchronized (this) {
-            id = Ids.of(nodeId.getAsInt(), ++lastId);
-            copies.put(id, copy);
-            ids.put(holder, id);
+            copy = register(holder, Ids.of(nodeId.getAsInt(), ++lastId), System.identityHashCode(holder), twin);
         }
-        becameCopy(copy);
+        becameCopy(copy, holder);
         stateNeeded[0] = twin;
-        return id;
+        return copy.id;
     }
 
     @Override
     public synchronized void adopt(long id, Kind kind, Object instance, int identityHash) {
-        ids.put(instance, id);
-        if (kind != Kind.STATICS) {
-            identityHashes.put(instance, identityHash);
-        }
         // Registered without a twin until its state is installed (under the node lock).
-        copies.put(id, new Copy(instance, null));
+        register(instance, id, kind == Kind.STATICS ? System.identityHashCode(instance) : identityHash, null);
+    }
+
+    private Copy register(Object holder, long id, int identityHash, Twin twin) {
+        Copy copy = new Copy(holder, id, identityHash, twin, collected);
+        copies.put(id, copy);
+        byHolder.put(holder, copy);
+        tombstones.remove(id);
+        return copy;
+    }
+
+    /** The holder of a copy; a tombstone's is made again from its twin. */
+    private Object holderOf(Copy copy) {
+        Object holder = copy.get();
+        if (holder != null || copy.twin == null) {
+            return holder;
+        }
+        holder = copy.twin.recreate();
+        becameCopy(register(holder, copy.id, copy.identityHash, copy.twin), holder);
+        return holder;
     }
 
     /**
@@ -160,37 +221,40 @@ final class WorkerSpace implements Holders {
 
     /** Whether the holder's state has arrived here (not merely been named). */
     synchronized boolean installed(Object holder) {
-        Long id = ids.get(holder);
-        return id != null && copies.get(id).twin() != null;
+        Copy copy = byHolder.get(holder);
+        return copy != null && copy.twin != null;
     }
 
     /** The changes part of a home message, applied except where a release the home had not seen then set them. */
     void applyChanges(WireReader reader, long acknowledged) {
         WireFormat.readChangeGroups(reader, (id, changes) -> {
             Copy copy;
+            Object holder;
             synchronized (this) {
                 copy = copies.get(id);
+                holder = copy == null ? null : holderOf(copy);
             }
-            if (copy == null || copy.twin() == null) {
+            if (holder == null || copy.twin == null) {
                 throw new IllegalStateException("the home sent changes of object " + Long.toHexString(id)
                         + ", which this worker does not hold");
             }
-            copy.twin().refresh(copy.holder(), changes, acknowledged);
+            copy.twin.refresh(holder, changes, acknowledged);
         });
     }
 
     private void install(Arrived arrived) {
         Object holder = arrived.holder();
-        Copy copy = new Copy(holder, Twin.install(holder, arrived.values()));
+        Twin twin = Twin.install(holder, arrived.values());
+        Copy copy;
         synchronized (this) {
-            copies.put(arrived.id(), copy);
+            copy = byHolder.get(holder);
+            copy.twin = twin;
         }
-        becameCopy(copy);
+        becameCopy(copy, holder);
     }
 
     /** From now on the rewritten code treats the holder as a copy, and its writes report themselves. */
-    private void becameCopy(Copy copy) {
-        Object holder = copy.holder();
+    private void becameCopy(Copy copy, Object holder) {
         if (holder instanceof Class<?> type) {
             InjectedState.setClass(type, InjectedState.VALID_COPY);
         } else if (!holder.getClass().isArray()) {
@@ -203,16 +267,15 @@ final class WorkerSpace implements Holders {
     void written(Object holder) {
         Object meta = holder instanceof Class<?> ? null : InjectedState.meta(holder);
         if (meta instanceof Copy copy) {
-            tracking.written(copy);
+            tracking.written(copy, holder);
             return;
         }
         Copy copy;
         synchronized (this) {
-            Long id = ids.get(holder);
-            copy = id == null ? null : copies.get(id);
+            copy = byHolder.get(holder);
         }
         if (copy != null) {
-            tracking.written(copy);
+            tracking.written(copy, holder);
         }
     }
 
@@ -237,16 +300,23 @@ final class WorkerSpace implements Holders {
         try {
             WireWriter writer = new WireWriter(this);
             header.accept(writer);
-            java.util.Collection<Copy> all = tracking.scan();
+            // The holders first: a copy unlinked by another's diff stays alive until it is diffed too.
+            List<Copy> due = new ArrayList<>();
+            List<Object> holders = new ArrayList<>();
+            for (Copy copy : tracking.scan()) {
+                Object holder = copy.get();
+                if (holder != null && copy.twin != null) {
+                    due.add(copy);
+                    holders.add(holder);
+                }
+            }
             List<WireFormat.Group> groups = new ArrayList<>();
             List<Copy> changed = new ArrayList<>();
-            for (Copy copy : all) {
-                if (copy.twin() == null) {
-                    continue;
-                }
-                List<Change> diff = copy.twin().changes(copy.holder());
+            for (int i = 0; i < due.size(); i++) {
+                Copy copy = due.get(i);
+                List<Change> diff = copy.twin.changes(holders.get(i));
                 if (!diff.isEmpty()) {
-                    groups.add(new WireFormat.Group(idOf(copy.holder()), diff, copy.twin().inChunks()));
+                    groups.add(new WireFormat.Group(copy.id, diff, copy.twin.inChunks()));
                     changed.add(copy);
                 }
             }
@@ -260,11 +330,104 @@ final class WorkerSpace implements Holders {
             // The objects this release pushed home for the first time need no stamp: no older
             // home message can name them.
             for (int i = 0; i < changed.size(); i++) {
-                changed.get(i).twin().released(groups.get(i).changes(), release);
+                changed.get(i).twin.released(groups.get(i).changes(), release);
             }
+            Reference.reachabilityFence(holders);
             return true;
         } finally {
             lock.unlock();
         }
+    }
+
+    // ---- copies the garbage collector freed -------------------------------------------------
+
+    /**
+     * Waits up to {@code millis} for copies the garbage collector freed and makes them tombstones;
+     * returns whether there are tombstones to drop.
+     */
+    boolean awaitCollected(long millis) throws InterruptedException {
+        Reference<?> first = collected.remove(millis);
+        synchronized (this) {
+            if (first != null) {
+                entomb((Copy) first);
+            }
+            for (Reference<?> next; (next = collected.poll()) != null; ) {
+                entomb((Copy) next);
+            }
+            byHolder.expunge();
+            return !tombstones.isEmpty();
+        }
+    }
+
+    private void entomb(Copy copy) {
+        if (copies.get(copy.id) == copy) {
+            tombstones.add(copy.id);
+        }
+        tracking.forget(copy);
+    }
+
+    /**
+     * The request to the home to forget this worker's tombstones ({@link HomeSpace#drop}), or null
+     * when there are none: [home messages applied here][count][ids]. Taken under the node lock, so
+     * that no home message is half applied: one the home numbered up to then that named a copy
+     * was applied before the copy was freed, or made it again.
+     */
+    byte[] dropRequest() {
+        lock.lock();
+        try {
+            synchronized (this) {
+                if (tombstones.isEmpty()) {
+                    return null;
+                }
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                DataOutputStream out = new DataOutputStream(bytes);
+                out.writeLong(lastApplied);
+                out.writeInt(tombstones.size());
+                for (long id : tombstones) {
+                    out.writeLong(id);
+                    dropping.put(id, copies.get(id));
+                }
+                tombstones.clear();
+                return bytes.toByteArray();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The home's answer to {@link #dropRequest} (null when it gave none): the accepted tombstones go,
+     * unless a later message made the copy again; the others are asked for again later.
+     */
+    synchronized void dropped(byte[] reply) {
+        if (reply != null) {
+            try {
+                DataInputStream in = new DataInputStream(new ByteArrayInputStream(reply));
+                for (int i = in.readInt(); i > 0; i--) {
+                    long id = in.readLong();
+                    Copy tombstone = dropping.remove(id);
+                    if (copies.remove(id, tombstone)) {
+                        tombstone.twin = null; // what it references may go now, whoever still holds the record
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } finally {
+                requeue();
+            }
+        } else {
+            requeue();
+        }
+    }
+
+    private void requeue() {
+        dropping.forEach((id, tombstone) -> {
+            if (copies.get(id) == tombstone) {
+                tombstones.add(id);
+            }
+        });
+        dropping.clear();
     }
 }

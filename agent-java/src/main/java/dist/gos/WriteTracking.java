@@ -17,13 +17,20 @@ import java.util.concurrent.TimeUnit;
  * state as shared, and a store that another thread made just before the object became shared may
  * still sit in that CPU's store buffer when the object is first compared: such a thing is compared
  * at every scan until a scan that starts a millisecond after it became shared.
+ *
+ * <p>Things are tracked by their bookkeeping (a worker's copy record, the home's id), which does
+ * not keep a holder alive; a reported write may give a pin, the holder itself, which stays until
+ * the scan after the one that took the write: a copy written and then dropped by the program is
+ * still there for the release that carries the write.
  */
 final class WriteTracking<T> {
     private static final long SETTLED_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
-    private final Set<T> written = ConcurrentHashMap.newKeySet();
+    private final Map<T, Object> written = new ConcurrentHashMap<>();
     private final Set<T> arrays = ConcurrentHashMap.newKeySet();
     private final Map<T, Long> recent = new LinkedHashMap<>();
+    /** The pins of the writes the last scan took, kept until its release or refresh is written. */
+    private List<Object> scanned = List.of();
 
     /** A thing became shared (or was first sent to this peer) now. */
     synchronized void shared(T thing, boolean isArray) {
@@ -35,17 +42,31 @@ final class WriteTracking<T> {
     }
 
     void written(T thing) {
-        written.add(thing);
+        written.put(thing, thing);
+    }
+
+    /** A write to {@code thing}, whose {@code pin} stays alive until a scan compared it (see above). */
+    void written(T thing, Object pin) {
+        written.put(thing, pin);
+    }
+
+    /** The thing is no longer shared with this peer. */
+    synchronized void forget(T thing) {
+        written.remove(thing);
+        arrays.remove(thing);
+        recent.remove(thing);
     }
 
     /** What to compare now; reported writes are taken (a write reported later is in the next scan). */
     synchronized Collection<T> scan() {
         long start = System.nanoTime();
         List<T> due = new ArrayList<>(arrays);
-        for (T thing : written) {
-            written.remove(thing);
+        List<Object> pins = new ArrayList<>();
+        for (T thing : written.keySet()) {
+            pins.add(written.remove(thing));
             due.add(thing);
         }
+        scanned = pins;
         recent.entrySet().removeIf(entry -> {
             due.add(entry.getKey());
             return start - entry.getValue() > SETTLED_NANOS;

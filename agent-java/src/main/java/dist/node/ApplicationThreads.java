@@ -2,11 +2,14 @@ package dist.node;
 
 import dist.node.proto.ThreadRecord;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
-/** The application threads this JVM ran, for the run report. */
+/** The application threads this JVM ran, for the run report (the first ones, and how many more). */
 public final class ApplicationThreads {
-    private static final List<ThreadRecord> RAN = new CopyOnWriteArrayList<>();
+    private static final BoundedRecords<ThreadRecord> RAN = new BoundedRecords<>();
+    /** The dist threads that ran application code on request, each recorded once. */
+    private static final Set<Long> INVOCATIONS = ConcurrentHashMap.newKeySet();
 
     private ApplicationThreads() {}
 
@@ -26,17 +29,20 @@ public final class ApplicationThreads {
     }
 
     /** A dist thread that ran application code on request of another node. */
+    @SuppressWarnings("deprecation") // getId: threadId() is Java 19+, and dist runs on 17
     static void invocation(Thread thread) {
-        for (ThreadRecord seen : RAN) {
-            if (seen.getId() == thread.getId() && seen.getKind().equals("invocation")) {
-                return;
-            }
+        if (INVOCATIONS.add(thread.getId())) {
+            RAN.add(record(thread, "invocation"));
         }
-        RAN.add(record(thread, "invocation"));
     }
 
     static List<ThreadRecord> all() {
-        return List.copyOf(RAN);
+        return RAN.listed();
+    }
+
+    /** Threads that ran after those {@link #all} lists. */
+    static long notListed() {
+        return RAN.notListed();
     }
 
     @SuppressWarnings("deprecation") // getId: threadId() is Java 19+, and dist runs on 17

@@ -33,7 +33,8 @@ import java.util.stream.Collectors;
  */
 public final class HomeNode {
     private static final Duration JOIN_WAIT = Duration.ofSeconds(60);
-    private static final Duration REPORT_WAIT = Duration.ofSeconds(3);
+    /** A worker's report includes full collections and rounds with the home to free its copies. */
+    private static final Duration REPORT_WAIT = Duration.ofSeconds(20);
 
     private final AgentOptions options;
     private final NodeRuntime runtime;
@@ -159,7 +160,6 @@ public final class HomeNode {
             }
         }
         List<NodeReport> reports = new ArrayList<>();
-        reports.add(runtime.report());
         List<String> unreachable = new ArrayList<>();
         asked.forEach((node, report) -> {
             try {
@@ -168,6 +168,8 @@ public final class HomeNode {
                 unreachable.add("node " + node.getId() + " (pid " + node.getPid() + "): " + e.getMessage());
             }
         });
+        // Last: the workers, reporting, told the home which copies they freed, which frees masters here.
+        reports.add(0, runtime.report());
         RunReport.write(options.report(), started, reports, unreachable);
     }
 

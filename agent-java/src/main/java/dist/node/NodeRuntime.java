@@ -13,7 +13,9 @@ import dist.transport.Endpoint;
 import dist.transport.Handler;
 import dist.transport.Log;
 import dist.transport.TransportCounters;
+import java.lang.management.ManagementFactory;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -45,9 +47,11 @@ public final class NodeRuntime {
             return t;
         });
         StaticInvoker.serve(endpoint, applicationLoader, invocations);
-        endpoint.registerImmediate(NodeMessageType.NODE_REPORT_VALUE, message -> {
+        // Not on the transport's reader: reporting collects garbage, and a worker then asks the home
+        // to forget the copies it freed, whose answer that reader must be free to read.
+        endpoint.register(NodeMessageType.NODE_REPORT_VALUE, message -> {
             message.decode(ReportRequest.parser());
-            return report();
+            return CompletableFuture.supplyAsync(this::report, invocations);
         });
         reportMissingNativeCapabilities();
     }
@@ -71,12 +75,19 @@ public final class NodeRuntime {
     }
 
     NodeReport report() {
+        try {
+            NodeCounters.collectGarbage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the counts below are then of before the collection
+        }
+        long heapUsed = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
         TransportCounters counters = endpoint.counters();
         NodeReport.Builder report = NodeReport.newBuilder()
                 .setNodeId(endpoint.nodeId())
                 .setPid(ProcessHandle.current().pid())
                 .setRole(role.name().toLowerCase())
                 .addAllThreads(ApplicationThreads.all())
+                .setThreadsNotListed(ApplicationThreads.notListed())
                 .setMessagesSent(counters.messagesSent())
                 .setBytesSent(counters.bytesSent())
                 .setMessagesReceived(counters.messagesReceived())
@@ -84,11 +95,15 @@ public final class NodeRuntime {
                 .setRejected(counters.rejected())
                 .addAllClassesLoadedRemotely(remotelyLoaded.get())
                 .addAllPlacements(ThreadPlacement.decisions())
+                .setPlacementsNotListed(ThreadPlacement.notListed())
                 .addAllStops(RunStops.all())
                 .setMonitorOperationsLocal(NodeCounters.localMonitorOperations())
                 .setMonitorOperationsRemote(NodeCounters.remoteMonitorOperations())
                 .setObjectsHomed(NodeCounters.homedObjects())
                 .setCopiesHeld(NodeCounters.cachedCopies())
+                .setTombstones(NodeCounters.tombstones())
+                .setHeapUsedAfterGc(heapUsed)
+                .setWritesTracked(NodeCounters.writesTracked())
                 .setStaticsFetched(NodeCounters.staticsFetched())
                 .setRefreshes(NodeCounters.refreshes())
                 .setReleases(NodeCounters.releases())

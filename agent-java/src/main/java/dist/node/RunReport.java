@@ -54,7 +54,9 @@ final class RunReport {
                     .append(", \"id\": ").append(t.getId())
                     .append(", \"kind\": ").append(quote(t.getKind())).append('}');
         }
-        json.append("],\n     \"transport\": {\"messagesSent\": ").append(node.getMessagesSent())
+        json.append("], \"threadsNotListed\": ").append(node.getThreadsNotListed())
+                .append(", \"heapUsedAfterGc\": ").append(node.getHeapUsedAfterGc())
+                .append(",\n     \"transport\": {\"messagesSent\": ").append(node.getMessagesSent())
                 .append(", \"bytesSent\": ").append(node.getBytesSent())
                 .append(", \"messagesReceived\": ").append(node.getMessagesReceived())
                 .append(", \"bytesReceived\": ").append(node.getBytesReceived())
@@ -64,6 +66,8 @@ final class RunReport {
                 .append(", \"remote\": ").append(node.getMonitorOperationsRemote())
                 .append("},\n     \"objectSpace\": {\"objectsHomed\": ").append(node.getObjectsHomed())
                 .append(", \"copiesHeld\": ").append(node.getCopiesHeld())
+                .append(", \"tombstones\": ").append(node.getTombstones())
+                .append(", \"writesTracked\": ").append(node.getWritesTracked())
                 .append(", \"staticsFetched\": ").append(node.getStaticsFetched())
                 .append(", \"refreshes\": ").append(node.getRefreshes())
                 .append(", \"releases\": ").append(node.getReleases())
@@ -71,6 +75,7 @@ final class RunReport {
                 .append(", \"bytesReceived\": ").append(node.getObjectBytesReceived())
                 .append("},\n     \"placements\": ");
         stringArray(json, node.getPlacementsList());
+        json.append(", \"placementsNotListed\": ").append(node.getPlacementsNotListed());
         json.append(",\n     \"stops\": ");
         stringArray(json, node.getStopsList());
         json.append(",\n     \"nativeCapabilities\": ");

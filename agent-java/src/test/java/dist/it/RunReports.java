@@ -3,6 +3,8 @@ package dist.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -10,7 +12,22 @@ import java.util.regex.Pattern;
 final class RunReports {
     private static final Pattern NODE_THREADS = Pattern.compile("\"role\": \"(home|worker)\",\\s*\"threads\": \\[([^\\]]*)\\]");
 
+    private static final Pattern OBJECT_SPACE = Pattern.compile(
+            "\"role\": \"(home|worker)\".*?\"objectSpace\": \\{([^}]*)\\}", Pattern.DOTALL);
+
     private RunReports() {}
+
+    /** A counter of the object space (e.g. "objectsHomed") as each node reported it, home first. */
+    static List<Long> objectSpaceCounter(String json, String name) {
+        List<Long> values = new ArrayList<>();
+        Matcher node = OBJECT_SPACE.matcher(json);
+        while (node.find()) {
+            Matcher counter = Pattern.compile("\"" + Pattern.quote(name) + "\": (\\d+)").matcher(node.group(2));
+            assertTrue(counter.find(), "no " + name + " in " + node.group());
+            values.add(Long.parseLong(counter.group(1)));
+        }
+        return values;
+    }
 
     /** The home placed {@code thread} on a worker (a placement "name: node N", not "(home)" or "kept home"). */
     static void assertPlacedOnAWorker(String json, String thread) {

@@ -1,6 +1,7 @@
 package dist.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -33,6 +34,23 @@ class UnsupportedIT {
             assertEquals(List.of("[item-0, item-1, item-2, item-3]"), home.stdout(), home.output());
             String json = Files.readString(report);
             assertTrue(json.contains("\"collector-1: kept home: " + ARRAY_LIST), json);
+        }
+    }
+
+    @Test
+    void aThreadKeptHomeLeavesNoSharedObjectsAndNoTrackedWrites() throws Exception {
+        Path report = temp.resolve("kept.json");
+        try (Jvm home = Jvm.home("nodes=2,report=" + report, Jvm.TEST_CLASSES.toString(),
+                "itapp.unsupported.KeepsTasksHome")) {
+            assertEquals(0, home.awaitExit(Duration.ofSeconds(90)), home.output());
+            assertEquals(List.of("[item-0, item-1, item-2, item-3] 1498500"), home.stdout(), home.output());
+            String json = Files.readString(report);
+            // The threads the placement sent to the worker stayed home; the others were placed there.
+            assertTrue(Pattern.compile("\"keeper-\\d: kept home: " + Pattern.quote(ARRAY_LIST)).matcher(json).find(), json);
+            assertFalse(Pattern.compile("\"keeper-\\d: node \\d+\"").matcher(json).find(), json);
+            // Each of those tasks' Task and Tally were exported before its ArrayList was met.
+            assertEquals(List.of(0L, 0L), RunReports.objectSpaceCounter(json, "objectsHomed"), json);
+            assertEquals(List.of(0L, 0L), RunReports.objectSpaceCounter(json, "writesTracked"), json);
         }
     }
 
