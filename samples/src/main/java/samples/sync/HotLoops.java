@@ -1,5 +1,7 @@
 package samples.sync;
 
+import java.util.StringJoiner;
+
 /**
  * The driver that {@link SyncMethods} and {@link SyncBlocks} share: N callers in a hot loop, first
  * each on a counter of its own (its monitor uncontended), then all on one counter (contended). Each
@@ -21,7 +23,7 @@ final class HotLoops {
         if (!modes.equals("own") && !modes.equals("shared") && !modes.equals("both")) {
             throw new IllegalArgumentException("the third argument is own, shared or both, not '" + modes + "'");
         }
-        StringBuilder line = new StringBuilder(kernel + ", " + threads + " threads x " + calls + " calls:");
+        StringJoiner line = new StringJoiner("; ", kernel + ", " + threads + " threads x " + calls + " calls: ", "");
         long perThreadSum = calls * (calls - 1) / 2;
         if (!modes.equals("shared")) {
             Counter[] own = new Counter[threads];
@@ -32,15 +34,14 @@ final class HotLoops {
             for (int t = 0; t < threads; t++) {
                 check(kernel + ", own counter of thread " + t, own[t], calls, perThreadSum);
             }
-            line.append(" own counters ").append(calls).append(" calls and sum ").append(perThreadSum).append(" each;");
+            line.add("own counters " + calls + " calls and sum " + perThreadSum + " each");
         }
         if (!modes.equals("own")) {
             Counter shared = new Counter();
             runCallers(threads, calls, callers, t -> shared);
             check(kernel + ", shared counter", shared, threads * calls, threads * perThreadSum);
-            line.append(" shared counter ").append(shared.calls).append(" calls and sum ").append(shared.sum).append(';');
+            line.add("shared counter " + shared.calls + " calls and sum " + shared.sum);
         }
-        line.setLength(line.length() - 1);
         System.out.println(line);
     }
 
