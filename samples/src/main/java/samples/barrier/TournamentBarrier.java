@@ -12,7 +12,7 @@ package samples.barrier;
  * behind a volatile field (no monitor, no wait/notify), thousands of times, with each round's
  * results crossing the barrier.
  *
- * <p>usage: TournamentBarrier [threads] [rounds] [size] (defaults 4, 20000, 2000)
+ * <p>usage: TournamentBarrier [threads] [rounds] [size] (defaults 4, 5000, 2000)
  */
 public final class TournamentBarrier {
     private TournamentBarrier() {}
@@ -59,7 +59,7 @@ public final class TournamentBarrier {
 
     public static void main(String[] args) throws InterruptedException {
         int threads = args.length > 0 ? Integer.parseInt(args[0]) : 4;
-        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5_000;
         int size = args.length > 2 ? Integer.parseInt(args[2]) : 2_000;
         vector = new int[size];
         for (int k = 0; k < size; k++) {

@@ -111,6 +111,8 @@ public final class UncaughtHandlers {
         for (Thread t : tasks) {
             t.join();
         }
+        // The tasks are over; main's own failure (a check below) must reach stderr, not the log.
+        Thread.setDefaultUncaughtExceptionHandler(null);
 
         String[] recorded = log.sorted();
         String[] expected = new String[threads];

@@ -1,5 +1,7 @@
 package samples.sync;
 
+import java.util.StringJoiner;
+
 /**
  * The driver that {@link SyncMethods} and {@link SyncBlocks} share: N callers in a hot loop, first
  * each on a counter of its own (its monitor uncontended), then all on one counter (contended). Each
@@ -13,15 +15,18 @@ final class HotLoops {
         Caller create(int id, Counter counter, long calls);
     }
 
-    /** usage: [threads] [calls per thread] [own|shared|both] (defaults 4, 2000000, both). */
+    /**
+     * usage: [threads] [calls per thread] [own|shared|both] (defaults 4, 200000, both: a fraction of a
+     * second on one JVM, but every contended call may cross the network on a cluster).
+     */
     static void run(String kernel, String[] args, Callers callers) throws InterruptedException {
         int threads = args.length > 0 ? Integer.parseInt(args[0]) : 4;
-        long calls = args.length > 1 ? Long.parseLong(args[1]) : 2_000_000L;
+        long calls = args.length > 1 ? Long.parseLong(args[1]) : 200_000L;
         String modes = args.length > 2 ? args[2] : "both";
         if (!modes.equals("own") && !modes.equals("shared") && !modes.equals("both")) {
             throw new IllegalArgumentException("the third argument is own, shared or both, not '" + modes + "'");
         }
-        StringBuilder line = new StringBuilder(kernel + ", " + threads + " threads x " + calls + " calls:");
+        StringJoiner line = new StringJoiner("; ", kernel + ", " + threads + " threads x " + calls + " calls: ", "");
         long perThreadSum = calls * (calls - 1) / 2;
         if (!modes.equals("shared")) {
             Counter[] own = new Counter[threads];
@@ -32,15 +37,14 @@ final class HotLoops {
             for (int t = 0; t < threads; t++) {
                 check(kernel + ", own counter of thread " + t, own[t], calls, perThreadSum);
             }
-            line.append(" own counters ").append(calls).append(" calls and sum ").append(perThreadSum).append(" each;");
+            line.add("own counters " + calls + " calls and sum " + perThreadSum + " each");
         }
         if (!modes.equals("own")) {
             Counter shared = new Counter();
             runCallers(threads, calls, callers, t -> shared);
             check(kernel + ", shared counter", shared, threads * calls, threads * perThreadSum);
-            line.append(" shared counter ").append(shared.calls).append(" calls and sum ").append(shared.sum).append(';');
+            line.add("shared counter " + shared.calls + " calls and sum " + shared.sum);
         }
-        line.setLength(line.length() - 1);
         System.out.println(line);
     }
 
