@@ -68,7 +68,7 @@ final class HomeRuntime {
         endpoint.registerImmediate(NodeMessageType.SPACE_DROP_VALUE,
                 m -> SpaceMessages.wrap(space.drop(m.sender(), SpaceMessages.bytes(m))));
         endpoint.registerImmediate(NodeMessageType.SPACE_REFRESH_VALUE,
-                m -> SpaceMessages.wrap(space.write(m.sender(), w -> space.writeRefresh(m.sender(), w))));
+                m -> SpaceMessages.wrap(space.write(m.sender(), w -> space.writeVolatileReadRefresh(m.sender(), w))));
         endpoint.register(NodeMessageType.SPACE_STATICS_VALUE, m -> CompletableFuture.supplyAsync(() -> statics(m)));
         // Enters and waits are answered; exits (with their release) and notifies travel one way.
         endpoint.register(NodeMessageType.SPACE_MONITOR_VALUE, m -> m.kind() == Kind.REQUEST ? monitor(m)
@@ -170,6 +170,10 @@ final class HomeRuntime {
 
     void written(Object master) {
         space.written(master);
+    }
+
+    void volatileWritten(Object master) {
+        space.volatileWritten(master);
     }
 
     long homedObjects() {

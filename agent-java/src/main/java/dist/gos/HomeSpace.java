@@ -12,11 +12,14 @@ import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * The home's side of the object space: it holds the master of every shared object, array and
@@ -57,6 +60,15 @@ final class HomeSpace {
     private final Map<Object, View> exporting = new IdentityHashMap<>();
     /** Read on every write to a shared master (markWritten): concurrent, so that needs no copy or lock. */
     private final Map<Integer, View> views = new ConcurrentHashMap<>();
+    /** Held to apply a release (write) and to scan masters for a refresh (read): see {@link ScanOrder}. */
+    private final ReentrantReadWriteLock mastersAsAWhole = new ReentrantReadWriteLock();
+    /**
+     * Counts releases into the masters: a worker's release applied, a home thread's volatile
+     * write to a shared master. A refresh after a volatile read compares the arrays only if one
+     * happened since its view's last compare of them, or if bounded staleness asks for it.
+     */
+    private final AtomicLong releaseEpoch = new AtomicLong();
+    private static final long STALENESS_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1);
     private long lastId;
 
     /**
@@ -85,6 +97,10 @@ final class HomeSpace {
         private long sequence;
         /** How many of this worker's releases have been applied. */
         private long releasesApplied;
+        /** {@link #releaseEpoch} at this view's last compare of its arrays, when, and what it cost. */
+        private long arraysComparedInEpoch = -1;
+        private long arraysComparedAt;
+        private long arraysCompareCost;
 
         View(int node) {
             this.node = node;
@@ -281,14 +297,36 @@ final class HomeSpace {
         }
     }
 
+    /**
+     * A home thread's volatile write to {@code master}: what it wrote before is released to the
+     * workers' next acquires, arrays included (counted before the write is tracked: a refresh that
+     * finds the write tracked sees the count too).
+     */
+    void volatileWritten(Object master) {
+        long id = sharedId(master);
+        if (id != 0) {
+            releaseEpoch.incrementAndGet();
+            tracked(id);
+        }
+    }
+
     /** A write to a shared master: every worker's next refresh compares it. */
     void written(Object master) {
-        Object meta = master instanceof Class<?> ? null : InjectedState.meta(master);
-        long id = meta instanceof Long known ? known : idOf(master);
+        long id = sharedId(master);
         if (id != 0) {
-            NodeCounters.WRITES_TRACKED.increment();
-            markWritten(id, -1);
+            tracked(id);
         }
+    }
+
+    /** The id of {@code master} if it is shared, else 0. */
+    private long sharedId(Object master) {
+        Object meta = master instanceof Class<?> ? null : InjectedState.meta(master);
+        return meta instanceof Long known ? known : idOf(master);
+    }
+
+    private void tracked(long id) {
+        NodeCounters.WRITES_TRACKED.increment();
+        markWritten(id, -1);
     }
 
     private void markWritten(long id, int exceptNode) {
@@ -329,23 +367,70 @@ final class HomeSpace {
 
     /** Adds to {@code writer} everything that changed since {@code node} last saw it. */
     void writeRefresh(int node, WireWriter writer) {
+        writeRefresh(node, writer, true);
+    }
+
+    /**
+     * The refresh after a volatile read of a copy (or a worker's staleness tick): it must carry
+     * what was released before the write it may read, and arrays cannot say whether they were
+     * written, so they are compared when a release happened since this view last compared them;
+     * otherwise only when bounded staleness asks for it (every millisecond, or ten times what
+     * their last compare cost). A thread spinning on a volatile read then costs the home what was
+     * written, not a compare of every shared array per iteration.
+     */
+    void writeVolatileReadRefresh(int node, WireWriter writer) {
+        writeRefresh(node, writer, false);
+    }
+
+    private void writeRefresh(int node, WireWriter writer, boolean withArrays) {
         View view = view(node);
         synchronized (view) {
-            List<WireFormat.Group> groups = new ArrayList<>();
-            for (long id : view.tracking.scan()) {
-                Seen seen = view.seen.get(id);
-                if (seen == null) {
-                    continue; // in a message that was never sent, or dropped by the worker
+            // No release is applied to the masters while they are read: the scan sees each one whole.
+            mastersAsAWhole.readLock().lock();
+            try {
+                Collection<Long> tracked = view.tracking.scan(false);
+                long epoch = releaseEpoch.get();
+                long start = System.nanoTime();
+                boolean compareArrays = withArrays || epoch != view.arraysComparedInEpoch
+                        || start - view.arraysComparedAt > Math.max(STALENESS_NANOS, view.arraysCompareCost * 10);
+                if (compareArrays) {
+                    tracked = new ArrayList<>(tracked);
+                    tracked.addAll(view.tracking.arrays());
                 }
-                List<Change> changed = seen.twin.changes(seen.master);
-                if (!changed.isEmpty()) {
-                    seen.lastNamed = view.writing();
-                    groups.add(new WireFormat.Group(id, changed, seen.twin.inChunks()));
+                writeChanges(view, tracked, writer);
+                if (compareArrays) {
+                    view.arraysComparedInEpoch = epoch;
+                    view.arraysComparedAt = System.nanoTime();
+                    view.arraysCompareCost = view.arraysComparedAt - start;
                 }
+            } finally {
+                mastersAsAWhole.readLock().unlock();
             }
-            WireFormat.changeGroups(writer, groups);
         }
     }
+
+    /** Writes the changes of {@code tracked} since the view last saw them; the caller holds the view and the read lock. */
+    private void writeChanges(View view, Collection<Long> tracked, WireWriter writer) {
+        List<Due> due = new ArrayList<>();
+        for (long id : tracked) {
+            Seen seen = view.seen.get(id);
+            if (seen != null) { // else in a message that was never sent, or dropped by the worker
+                due.add(new Due(id, seen));
+            }
+        }
+        List<WireFormat.Group> groups = new ArrayList<>();
+        for (Due next : ScanOrder.smallFirst(due, d -> d.seen().master)) {
+            List<Change> changed = next.seen().twin.changes(next.seen().master);
+            if (!changed.isEmpty()) {
+                next.seen().lastNamed = view.writing();
+                groups.add(new WireFormat.Group(next.id(), changed, next.seen().twin.inChunks()));
+            }
+        }
+        WireFormat.changeGroups(writer, ScanOrder.applyOrder(groups));
+    }
+
+    /** A shared thing a refresh compares. */
+    private record Due(long id, Seen seen) {}
 
     /** Opens a message from {@code node}; {@link #applyRelease} then reads its release. */
     WireReader read(int node, byte[] message) {
@@ -368,15 +453,21 @@ final class HomeSpace {
                 throw new IllegalStateException("node " + node + " sent release " + reader.sequence() + " after release "
                         + view.releasesApplied + ": releases must be applied in the order they were made");
             }
-            WireFormat.readChangeGroups(reader, (id, changes) -> {
-                Seen seen = view.seen.get(id);
-                if (seen == null) {
-                    throw new IllegalStateException("node " + node + " released object " + Long.toHexString(id)
-                            + ", which it does not hold");
-                }
-                seen.twin.apply(seen.master, changes);
-                markWritten(id, node);
-            });
+            mastersAsAWhole.writeLock().lock();
+            try {
+                releaseEpoch.incrementAndGet();
+                WireFormat.readChangeGroups(reader, (id, changes) -> {
+                    Seen seen = view.seen.get(id);
+                    if (seen == null) {
+                        throw new IllegalStateException("node " + node + " released object " + Long.toHexString(id)
+                                + ", which it does not hold");
+                    }
+                    seen.twin.apply(seen.master, changes);
+                    markWritten(id, node);
+                });
+            } finally {
+                mastersAsAWhole.writeLock().unlock();
+            }
             view.releasesApplied++;
         }
     }

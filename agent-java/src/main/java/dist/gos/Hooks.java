@@ -62,7 +62,7 @@ public final class Hooks {
         } else {
             HomeRuntime h = home;
             if (h != null) {
-                h.written(holder);
+                h.volatileWritten(holder);
             }
         }
     }

@@ -8,10 +8,10 @@ import java.util.concurrent.locks.LockSupport;
  * milliseconds even when no release ever happens, so programs that wait by spinning on plain
  * elements (a barrier's flags behind a volatile array field, a pipeline's progress counters) make
  * progress as on one JVM. A worker's own releases and acquires come only at synchronization
- * points; this thread adds one of each every tick while placed threads run here: its changes go
- * home (only if there are any) and what others released reaches its copies. A tick costs what a
- * release and a refresh cost, and the next waits at least {@link #COST_FACTOR} times that long,
- * so large shared arrays, which every tick compares, cost at most about a tenth of a CPU.
+ * points; a tick adds one of each while placed threads run here: its changes go home (only if
+ * there are any) and what others released reaches its copies. A tick is due every millisecond, or
+ * ten times what the last one cost, so that large shared arrays, which every tick compares, cost
+ * at most about a tenth of a CPU. A thread of its own ticks.
  */
 final class StalenessBound implements Runnable {
     private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -28,6 +28,7 @@ final class StalenessBound implements Runnable {
         this.node = node;
     }
 
+    /** Starts the node's ticking thread. */
     static void start(Node node) {
         Thread thread = new Thread(new StalenessBound(node), "dist-staleness-bound");
         thread.setDaemon(true);

@@ -303,7 +303,7 @@ final class WorkerSpace implements Holders {
             // The holders first: a copy unlinked by another's diff stays alive until it is diffed too.
             List<Copy> due = new ArrayList<>();
             List<Object> holders = new ArrayList<>();
-            for (Copy copy : tracking.scan()) {
+            for (Copy copy : ScanOrder.smallFirst(tracking.scan(), Copy::get)) {
                 Object holder = copy.get();
                 if (holder != null && copy.twin != null) {
                     due.add(copy);
@@ -323,7 +323,7 @@ final class WorkerSpace implements Holders {
             if (groups.isEmpty() && !evenIfUnchanged) {
                 return false;
             }
-            WireFormat.changeGroups(writer, groups);
+            WireFormat.changeGroups(writer, ScanOrder.applyOrder(groups));
             long release = lastRelease + 1;
             send.accept(writer.finish(release, 0));
             lastRelease = release;

@@ -50,6 +50,11 @@ final class WriteTracking<T> {
         written.put(thing, pin);
     }
 
+    /** Every array tracked: they are compared whenever a scan includes arrays. */
+    synchronized List<T> arrays() {
+        return new ArrayList<>(arrays);
+    }
+
     /** The thing is no longer shared with this peer. */
     synchronized void forget(T thing) {
         written.remove(thing);
@@ -59,8 +64,13 @@ final class WriteTracking<T> {
 
     /** What to compare now; reported writes are taken (a write reported later is in the next scan). */
     synchronized Collection<T> scan() {
+        return scan(true);
+    }
+
+    /** What to compare now, arrays only if {@code withArrays} (they cannot say whether they were written). */
+    synchronized Collection<T> scan(boolean withArrays) {
         long start = System.nanoTime();
-        List<T> due = new ArrayList<>(arrays);
+        List<T> due = withArrays ? arrays() : new ArrayList<>();
         List<Object> pins = new ArrayList<>();
         for (T thing : written.keySet()) {
             pins.add(written.remove(thing));
