@@ -16,7 +16,7 @@ import samples.barrier.Tournament;
  * <p>What it exercises: two spin barriers per column (thousands in a run), with the pivot column one
  * thread wrote read by all the others right after the barrier.
  *
- * <p>usage: LuFact [threads] [n] (defaults 4, 1000)
+ * <p>usage: LuFact [threads] [n] (defaults 4, 500)
  */
 public final class LuFact {
     private LuFact() {}
@@ -132,7 +132,7 @@ public final class LuFact {
 
     public static void main(String[] args) throws InterruptedException {
         int threads = args.length > 0 ? Integer.parseInt(args[0]) : 4;
-        int n = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
+        int n = args.length > 1 ? Integer.parseInt(args[1]) : 500;
         a = new double[n][n];
         double[] x = new double[n];
         generate(a, x);

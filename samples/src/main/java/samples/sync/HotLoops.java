@@ -16,12 +16,12 @@ final class HotLoops {
     }
 
     /**
-     * usage: [threads] [calls per thread] [own|shared|both] (defaults 4, 200000, both: a fraction of a
+     * usage: [threads] [calls per thread] [own|shared|both] (defaults 4, 50000, both: a fraction of a
      * second on one JVM, but every contended call may cross the network on a cluster).
      */
     static void run(String kernel, String[] args, Callers callers) throws InterruptedException {
         int threads = args.length > 0 ? Integer.parseInt(args[0]) : 4;
-        long calls = args.length > 1 ? Long.parseLong(args[1]) : 200_000L;
+        long calls = args.length > 1 ? Long.parseLong(args[1]) : 50_000L;
         String modes = args.length > 2 ? args[2] : "both";
         if (!modes.equals("own") && !modes.equals("shared") && !modes.equals("both")) {
             throw new IllegalArgumentException("the third argument is own, shared or both, not '" + modes + "'");

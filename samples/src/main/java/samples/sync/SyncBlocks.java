@@ -6,7 +6,7 @@ package samples.sync;
  * block kernel): each thread first on a counter of its own, then all on one shared counter. Prints
  * the counts, checked against the calls made.
  *
- * <p>usage: SyncBlocks [threads] [calls per thread] [own|shared|both] (defaults 4, 200000, both)
+ * <p>usage: SyncBlocks [threads] [calls per thread] [own|shared|both] (defaults 4, 50000, both)
  */
 public final class SyncBlocks {
     private SyncBlocks() {}

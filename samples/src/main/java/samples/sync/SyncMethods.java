@@ -6,7 +6,7 @@ package samples.sync;
  * thread first on an object of its own, whose monitor nobody else takes, then all on one shared
  * object. Prints the counts, checked against the calls made.
  *
- * <p>usage: SyncMethods [threads] [calls per thread] [own|shared|both] (defaults 4, 200000, both)
+ * <p>usage: SyncMethods [threads] [calls per thread] [own|shared|both] (defaults 4, 50000, both)
  */
 public final class SyncMethods {
     private SyncMethods() {}
