@@ -11,6 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
@@ -110,15 +111,47 @@ class MonitorRewriterTest {
                 MonitorBalance.problems(uncovered));
     }
 
+    @Test
+    void aCallInAHandlerThatCoversItselfIsCaught() {
+        // The exit hook placed before the monitorexit of javac's handler, inside the handler's own range, as it first was.
+        byte[] selfCovered = oneMethod(method -> {
+            Label start = new Label();
+            Label end = new Label();
+            Label handler = new Label();
+            Label handlerEnd = new Label();
+            Label after = new Label();
+            method.visitTryCatchBlock(start, end, handler, null);
+            method.visitTryCatchBlock(handler, handlerEnd, handler, null);
+            method.visitVarInsn(Opcodes.ALOAD, 0);
+            method.visitInsn(Opcodes.MONITORENTER);
+            method.visitLabel(start);
+            method.visitVarInsn(Opcodes.ALOAD, 0);
+            method.visitInsn(Opcodes.MONITOREXIT);
+            method.visitLabel(end);
+            method.visitJumpInsn(Opcodes.GOTO, after);
+            method.visitLabel(handler);
+            method.visitVarInsn(Opcodes.ALOAD, 0);
+            method.visitInsn(Opcodes.DUP);
+            method.visitMethodInsn(Opcodes.INVOKESTATIC, "java/util/Objects", "hashCode", "(Ljava/lang/Object;)I", false);
+            method.visitInsn(Opcodes.POP);
+            method.visitInsn(Opcodes.MONITOREXIT);
+            method.visitLabel(handlerEnd);
+            method.visitInsn(Opcodes.ATHROW);
+            method.visitLabel(after);
+        });
+        assertEquals(List.of("run(Ljava/lang/Object;)V: instruction 10 may throw in a handler whose range covers it"),
+                MonitorBalance.problems(selfCovered));
+    }
+
     /** A class with one method {@code static void run(Object)}: {@code code}, then return. */
     private static byte[] oneMethod(java.util.function.Consumer<MethodVisitor> code) {
-        ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+        ClassWriter writer = new ClassWriter(0);
         writer.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, "Subject", null, "java/lang/Object", null);
         MethodVisitor method = writer.visitMethod(Opcodes.ACC_STATIC, "run", "(Ljava/lang/Object;)V", null, null);
         method.visitCode();
         code.accept(method);
         method.visitInsn(Opcodes.RETURN);
-        method.visitMaxs(0, 0);
+        method.visitMaxs(4, 1);
         writer.visitEnd();
         return writer.toByteArray();
     }
