@@ -51,4 +51,30 @@ final class RunReports {
         }
         assertEquals(nodes, seen, json);
     }
+
+    /**
+     * Every node ran exactly {@code each} application threads: at the home its main and the
+     * threads started there, on a worker the threads placed there.
+     */
+    static void assertApplicationThreadsPerNode(String json, int nodes, int each) {
+        Matcher m = NODE_THREADS.matcher(json);
+        int seen = 0;
+        while (m.find()) {
+            seen++;
+            String threads = m.group(2);
+            int ran = m.group(1).equals("home")
+                    ? count(threads, "\"kind\": \"main\"") + count(threads, "\"kind\": \"started\"")
+                    : count(threads, "\"kind\": \"placed\"");
+            assertEquals(each, ran, "application threads on a " + m.group(1) + " node: " + json);
+        }
+        assertEquals(nodes, seen, json);
+    }
+
+    private static int count(String text, String what) {
+        int count = 0;
+        for (int at = text.indexOf(what); at >= 0; at = text.indexOf(what, at + what.length())) {
+            count++;
+        }
+        return count;
+    }
 }

@@ -11,6 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Every SSI sample, unmodified, on 2 and 4 nodes prints byte for byte what it prints on a plain JVM,
@@ -76,6 +77,29 @@ class SamplesIT {
             if (spreads) {
                 RunReports.assertThreadsRanOnEveryNode(Files.readString(report), nodes);
             }
+        }
+    }
+
+    /**
+     * Main starts three threads and computes the fourth share itself: placement counts main as the
+     * home's load, so each node runs the same number of application threads (2 and 2 on 2 nodes,
+     * one each on 4), and the program prints what a plain JVM prints.
+     */
+    @ParameterizedTest(name = "on {0} nodes")
+    @ValueSource(ints = {2, 4})
+    void mainComputingAShareGetsTheSameLoadAsEveryNode(int nodes) throws Exception {
+        List<String> sample = List.of("samples.mainshare.MainShare", "3", "8000000");
+        List<String> expected;
+        try (Jvm plain = Jvm.start(Map.of(), List.of("-cp", SAMPLES.toString(), sample.get(0), "3", "8000000"))) {
+            assertEquals(0, plain.awaitExit(Duration.ofSeconds(60)), plain.output());
+            expected = plain.stdout();
+        }
+        Path report = temp.resolve("run.json");
+        try (Jvm home = Jvm.home("nodes=" + nodes + ",report=" + report, SAMPLES.toString(), sample.get(0),
+                sample.subList(1, sample.size()).toArray(String[]::new))) {
+            assertEquals(0, home.awaitExit(Duration.ofSeconds(180)), home.output());
+            assertEquals(expected, home.stdout(), home.output());
+            RunReports.assertApplicationThreadsPerNode(Files.readString(report), nodes, 4 / nodes);
         }
     }
 }
