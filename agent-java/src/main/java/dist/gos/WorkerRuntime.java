@@ -37,7 +37,8 @@ final class WorkerRuntime {
      * Wakes a thread that waits on a copy's local monitor for the home's answer (see
      * {@link #monitor}); not the transport's reader, which must never block, and the monitor may be
      * busy: a thread that held it since before the copy was shared holds it as long as it likes.
-     * A thread per waiting wake-up then, so one busy monitor never delays another's answer.
+     * A cached pool then: a thread per wake-up in progress, so one busy monitor never delays
+     * another's answer.
      */
     private final ExecutorService answers = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "dist-monitor-answer");
@@ -236,7 +237,7 @@ final class WorkerRuntime {
         space.receive(reply, (reader, acknowledged) -> null);
     }
 
-    // ---- monitors of shared objects ----------------------------------------------------------
+    // ---- monitors of shared objects ---------------------------------------------------------
 
     /**
      * {@code lock}'s local monitor was just taken: for a copy, take the home's too (a copy's
@@ -373,8 +374,8 @@ final class WorkerRuntime {
                             throw new IllegalStateException("dist: the home failed a monitor operation: " + failure, failure);
                         }
                         answer.complete(applyMonitorAnswer(SpaceMessages.bytes(reply)));
-                    } catch (RuntimeException e) {
-                        answer.completeExceptionally(e);
+                    } catch (RuntimeException | Error e) {
+                        answer.completeExceptionally(e); // the thread must wake whatever happened
                     }
                     synchronized (copy) {
                         copy.notifyAll();
@@ -399,6 +400,9 @@ final class WorkerRuntime {
         try {
             interrupted = answer.join();
         } catch (CompletionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
             throw (RuntimeException) e.getCause();
         }
         if (passedOn && !interrupted) {
