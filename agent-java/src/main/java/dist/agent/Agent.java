@@ -1,5 +1,6 @@
 package dist.agent;
 
+import dist.gos.ObjectSpace;
 import dist.node.HomeNode;
 import dist.node.StartupException;
 import dist.node.WorkerNode;
@@ -46,6 +47,7 @@ public final class Agent {
             return;
         }
         Log.verbose(options.verbose() || Log.isVerbose());
+        ObjectSpace.declareRole(options.role() == AgentOptions.Role.WORKER);
         openThreadInternals(instrumentation);
         try {
             ApplicationTransformer.install(instrumentation);

@@ -13,8 +13,18 @@ import dist.node.ApplicationThreads;
 public final class Hooks {
     static volatile HomeRuntime home;
     static volatile WorkerRuntime worker;
+    /**
+     * Whether this JVM is a worker, fixed before any application code runs ({@link ObjectSpace#declareRole}):
+     * a constant the JIT folds, so that at the home and on one node the monitor hooks compile to
+     * nothing and HotSpot coarsens and elides locks in hot loops as it does without dist.
+     */
+    private static final boolean ON_WORKER = ObjectSpace.isWorker();
 
     private Hooks() {}
+
+    static boolean onWorker() {
+        return ON_WORKER;
+    }
 
     // ---- objects and statics ----------------------------------------------------------------
 
@@ -98,17 +108,21 @@ public final class Hooks {
 
     /** Called holding {@code lock}'s JVM monitor, right after {@code monitorenter}. */
     public static void monitorEntered(Object lock) {
-        WorkerRuntime w = worker;
-        if (w != null) {
-            w.entered(lock);
+        if (ON_WORKER) {
+            WorkerRuntime w = worker;
+            if (w != null) {
+                w.entered(lock);
+            }
         }
     }
 
     /** Called right after {@code monitorexit} let go of {@code lock}'s JVM monitor. */
     public static void monitorExit(Object lock) {
-        WorkerRuntime w = worker;
-        if (w != null) {
-            w.exited(lock);
+        if (ON_WORKER) {
+            WorkerRuntime w = worker;
+            if (w != null) {
+                w.exited(lock);
+            }
         }
     }
 
