@@ -101,18 +101,15 @@ public final class RayTracer {
 
     /** A renderer thread's task in {@code atomic} mode, with its own statistics. */
     static final class Renderer implements Runnable {
-        final Scene scene;
         final AtomicInteger nextLine;
         long raysTraced;
-        Renderer(Scene scene, AtomicInteger nextLine) { this.scene = scene; this.nextLine = nextLine; }
+        Renderer(AtomicInteger nextLine) { this.nextLine = nextLine; }
 
         @Override
         public void run() {
             for (int y = nextLine.getAndIncrement(); y < height; y = nextLine.getAndIncrement()) {
-                for (int x = 0; x < width; x++) {
-                    renderPixel(scene, x, y);
-                    raysTraced += 4;
-                }
+                renderLine(y);
+                raysTraced += 4L * width;
             }
         }
     }
@@ -135,21 +132,19 @@ public final class RayTracer {
     }
 
     static void renderLine(int y) {
-        for (int x = 0; x < width; x++) renderPixel(scene, x, y);
-    }
-
-    static void renderPixel(Scene scene, int x, int y) {
         Vec eye = new Vec(0, 0, 0);
-        double r = 0, g = 0, b = 0;
-        for (int sy = 0; sy < 2; sy++) {
-            for (int sx = 0; sx < 2; sx++) { // 2x2 supersampling
-                double px = ((x + 0.25 + 0.5 * sx) / width - 0.5) * 1.6 * width / height;
-                double py = (0.5 - (y + 0.25 + 0.5 * sy) / height) * 1.6;
-                Vec c = scene.trace(eye, new Vec(px, py, 1.5).norm(), 0);
-                r += c.x; g += c.y; b += c.z;
+        for (int x = 0; x < width; x++) {
+            double r = 0, g = 0, b = 0;
+            for (int sy = 0; sy < 2; sy++) {
+                for (int sx = 0; sx < 2; sx++) { // 2x2 supersampling
+                    double px = ((x + 0.25 + 0.5 * sx) / width - 0.5) * 1.6 * width / height;
+                    double py = (0.5 - (y + 0.25 + 0.5 * sy) / height) * 1.6;
+                    Vec c = scene.trace(eye, new Vec(px, py, 1.5).norm(), 0);
+                    r += c.x; g += c.y; b += c.z;
+                }
             }
+            image[y * width + x] = (channel(r) << 16) | (channel(g) << 8) | channel(b);
         }
-        image[y * width + x] = (channel(r) << 16) | (channel(g) << 8) | channel(b);
     }
 
     static int channel(double sum) {
@@ -169,7 +164,7 @@ public final class RayTracer {
         Renderer[] renderers = new Renderer[threads];
         Thread[] workers = new Thread[threads];
         for (int t = 0; t < threads; t++) {
-            renderers[t] = new Renderer(scene, nextLine);
+            renderers[t] = new Renderer(nextLine);
             Runnable task = atomic ? renderers[t] : () -> {
                 for (int y = queue.next(); y >= 0; y = queue.next()) renderLine(y);
             };
