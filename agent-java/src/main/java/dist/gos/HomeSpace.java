@@ -18,6 +18,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
@@ -35,6 +36,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * it, it is collected and its entries go.
  */
 final class HomeSpace {
+    /** How stale a volatile read's refresh may leave the arrays: bounded staleness's millisecond. */
+    private static final long STALENESS_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** A registry entry: weak to the master, so that only a view or the program keeps it alive. */
     private static final class Registered extends WeakReference<Object> {
         final long id;
@@ -68,7 +71,6 @@ final class HomeSpace {
      * happened since its view's last compare of them, or if bounded staleness asks for it.
      */
     private final AtomicLong releaseEpoch = new AtomicLong();
-    private static final long STALENESS_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1);
     private long lastId;
 
     /**

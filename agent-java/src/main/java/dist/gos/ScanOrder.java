@@ -3,6 +3,7 @@ package dist.gos;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Function;
@@ -36,7 +37,7 @@ final class ScanOrder {
     /** The groups a scan produced, in the order the receiver must apply them: the reverse of the scan's. */
     static List<WireFormat.Group> applyOrder(List<WireFormat.Group> scanned) {
         List<WireFormat.Group> reversed = new ArrayList<>(scanned);
-        java.util.Collections.reverse(reversed);
+        Collections.reverse(reversed);
         return reversed;
     }
 }
