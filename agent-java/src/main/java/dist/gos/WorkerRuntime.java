@@ -180,7 +180,7 @@ final class WorkerRuntime {
      * something: what keeps staleness bounded for threads that never synchronize ({@link StalenessBound}).
      */
     private void tick() {
-        if (running.isEmpty() || space.copyCount() == 0) {
+        if (running.isEmpty() || !space.holdsCopies()) {
             return;
         }
         coherently(() -> {

@@ -96,6 +96,11 @@ final class WorkerSpace implements Holders {
     }
 
     /** Copies held here whose holder is alive. */
+    /** Whether any copy (or tombstone) is registered here; cheap, unlike {@link #copyCount}. */
+    synchronized boolean holdsCopies() {
+        return !copies.isEmpty();
+    }
+
     synchronized int copyCount() {
         int alive = 0;
         for (Copy copy : copies.values()) {
