@@ -62,6 +62,26 @@ class SamplesIT {
     @ParameterizedTest(name = "{0} on {1} nodes")
     @MethodSource("runs")
     void printsWhatAPlainJvmPrints(List<String> sample, int nodes, boolean spreads) throws Exception {
+        String report = runLikeAPlainJvm(sample, nodes);
+        if (spreads) {
+            RunReports.assertThreadsRanOnEveryNode(report, nodes);
+        }
+    }
+
+    /**
+     * Main starts three threads and computes the fourth share itself: placement counts main as the
+     * home's load, so each node runs the same number of application threads (2 and 2 on 2 nodes,
+     * one each on 4), and the program prints what a plain JVM prints.
+     */
+    @ParameterizedTest(name = "on {0} nodes")
+    @ValueSource(ints = {2, 4})
+    void mainComputingAShareGetsTheSameLoadAsEveryNode(int nodes) throws Exception {
+        String report = runLikeAPlainJvm(List.of("samples.mainshare.MainShare", "3", "8000000"), nodes);
+        RunReports.assertApplicationThreadsPerNode(report, nodes, 4 / nodes);
+    }
+
+    /** Runs {@code sample} on a plain JVM and on {@code nodes} nodes, checks the outputs are the same, returns the run report. */
+    private String runLikeAPlainJvm(List<String> sample, int nodes) throws Exception {
         List<String> plainArguments = new ArrayList<>(List.of("-cp", SAMPLES.toString()));
         plainArguments.addAll(sample);
         List<String> expected;
@@ -74,32 +94,7 @@ class SamplesIT {
                 sample.subList(1, sample.size()).toArray(String[]::new))) {
             assertEquals(0, home.awaitExit(Duration.ofSeconds(180)), home.output());
             assertEquals(expected, home.stdout(), home.output());
-            if (spreads) {
-                RunReports.assertThreadsRanOnEveryNode(Files.readString(report), nodes);
-            }
         }
-    }
-
-    /**
-     * Main starts three threads and computes the fourth share itself: placement counts main as the
-     * home's load, so each node runs the same number of application threads (2 and 2 on 2 nodes,
-     * one each on 4), and the program prints what a plain JVM prints.
-     */
-    @ParameterizedTest(name = "on {0} nodes")
-    @ValueSource(ints = {2, 4})
-    void mainComputingAShareGetsTheSameLoadAsEveryNode(int nodes) throws Exception {
-        List<String> sample = List.of("samples.mainshare.MainShare", "3", "8000000");
-        List<String> expected;
-        try (Jvm plain = Jvm.start(Map.of(), List.of("-cp", SAMPLES.toString(), sample.get(0), "3", "8000000"))) {
-            assertEquals(0, plain.awaitExit(Duration.ofSeconds(60)), plain.output());
-            expected = plain.stdout();
-        }
-        Path report = temp.resolve("run.json");
-        try (Jvm home = Jvm.home("nodes=" + nodes + ",report=" + report, SAMPLES.toString(), sample.get(0),
-                sample.subList(1, sample.size()).toArray(String[]::new))) {
-            assertEquals(0, home.awaitExit(Duration.ofSeconds(180)), home.output());
-            assertEquals(expected, home.stdout(), home.output());
-            RunReports.assertApplicationThreadsPerNode(Files.readString(report), nodes, 4 / nodes);
-        }
+        return Files.readString(report);
     }
 }
