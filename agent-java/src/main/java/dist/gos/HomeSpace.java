@@ -322,8 +322,12 @@ final class HomeSpace {
 
     /** The id of {@code master} if it is shared, else 0. */
     private long sharedId(Object master) {
-        Object meta = master instanceof Class<?> ? null : InjectedState.meta(master);
-        return meta instanceof Long known ? known : idOf(master);
+        if (master instanceof Class<?>) {
+            return idOf(master);
+        }
+        // A shared object carries its id as its meta (markShared): a local one costs no registry lookup,
+        // which every volatile write at the home would otherwise pay.
+        return InjectedState.meta(master) instanceof Long known ? known : 0;
     }
 
     private void tracked(long id) {
