@@ -183,12 +183,16 @@ final class WorkerRuntime {
         if (running.isEmpty() || !space.holdsCopies()) {
             return;
         }
-        coherently(() -> {
+        try {
             if (space.releaseChanges(bytes -> SpaceMessages.send(endpoint, home.get(), NodeMessageType.SPACE_FLUSH_VALUE, bytes))) {
                 NodeCounters.RELEASES.increment();
             }
             refreshNow();
-        });
+        } catch (RuntimeException e) {
+            // The tick carries what the placed threads wrote: the failure is theirs, so name them.
+            stop(70, "thread " + String.join(", ", running.values().stream().map(Thread::getName).toList()) + " on node "
+                    + endpoint.nodeId() + " cannot go on coherently: " + reason(e));
+        }
     }
 
     /** An acquire: what others released to the home becomes visible here. */
