@@ -39,9 +39,10 @@ public final class ConcurrencyRewriter {
      * of synchronized blocks.
      */
     public ClassVisitor visitor(ClassVisitor next, RewriteCounts counts) {
-        ClassVisitor calls = new CallSiteRewriter(new RunnableLambdaRewriter(next, counts), hookOwner, isThread, counts);
-        ClassVisitor monitors = new MonitorRewriter(calls, hookOwner, counts);
-        return new NativeMethodRewriter(new SynchronizedMethodRewriter(monitors, counts), hookOwner, counts);
+        HookCalls hooks = new HookCalls(hookOwner);
+        ClassVisitor calls = new CallSiteRewriter(new RunnableLambdaRewriter(next, counts), hooks, isThread, counts);
+        ClassVisitor monitors = new MonitorRewriter(calls, hooks, counts);
+        return new NativeMethodRewriter(new SynchronizedMethodRewriter(monitors, counts), hooks, counts);
     }
 
     public Result rewrite(byte[] classFile) {

@@ -88,9 +88,10 @@ public final class ObjectSpaceRewriter {
         ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
         // The initializer rewriter comes first so that it counts only the class's own static fields,
         // not the injected $dist$sstate.
-        ClassVisitor chain = new ObjectStateInjector(writer, hookOwner, isApplicationClass, counts);
-        chain = new FieldAccessRewriter(chain, hookOwner, isApplicationClass, fieldResolver, counts);
-        chain = new ClassInitializerRewriter(chain, hookOwner, counts);
+        HookCalls hooks = new HookCalls(hookOwner);
+        ClassVisitor chain = new ObjectStateInjector(writer, hooks, isApplicationClass, counts);
+        chain = new FieldAccessRewriter(chain, hooks, isApplicationClass, fieldResolver, counts);
+        chain = new ClassInitializerRewriter(chain, hooks, counts);
         reader.accept(chain, ClassReader.EXPAND_FRAMES);
         return new Result(counts.changed() ? writer.toByteArray() : null, counts.asMap());
     }
