@@ -6,7 +6,7 @@ import java.util.Map;
 
 /** What a rewrite did to one class, per kind: for the agent's log and for tests. */
 public final class RewriteCounts {
-    /** The concurrency visitors' kinds first, then the object space's. */
+    /** The concurrency visitors' kinds first, then the object space's: tests select a group by range. */
     public enum Kind {
         /** Includes the monitor enters generated for synchronized methods. */
         MONITOR_ENTER(true),
