@@ -1,11 +1,10 @@
 package dist.agent;
 
-import dist.gos.Hooks;
 import dist.node.StartupException;
 import dist.rewriter.ApplicationClasses;
-import dist.rewriter.ConcurrencyRewriter;
+import dist.rewriter.ClassRewriter;
 import dist.rewriter.NativeMethodRewriter;
-import dist.rewriter.ObjectSpaceRewriter;
+import dist.rewriter.RuntimeHooks;
 import dist.transport.Log;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
@@ -17,7 +16,6 @@ import java.util.function.Predicate;
  * home and on workers alike. A class that cannot be transformed runs unchanged, with a warning.
  */
 final class ApplicationTransformer implements ClassFileTransformer {
-    private static final String HOOKS = Hooks.class.getName().replace('.', '/');
     private static final ClassLoader PLATFORM = ClassLoader.getPlatformClassLoader();
     private static final Predicate<String> APPLICATION = name -> ApplicationClasses.isApplicationClass(name, false);
 
@@ -47,10 +45,7 @@ final class ApplicationTransformer implements ClassFileTransformer {
         }
         try {
             ClassHierarchy hierarchy = new ClassHierarchy(loader);
-            byte[] objectSpace = new ObjectSpaceRewriter(HOOKS, APPLICATION, hierarchy).rewrite(bytes).bytes();
-            byte[] input = objectSpace != null ? objectSpace : bytes;
-            byte[] concurrency = new ConcurrencyRewriter(HOOKS, hierarchy::isThread).rewrite(input).bytes();
-            return concurrency != null ? concurrency : objectSpace;
+            return new ClassRewriter(RuntimeHooks.OWNER, APPLICATION, hierarchy, hierarchy::isThread).rewrite(bytes).bytes();
         } catch (RuntimeException | LinkageError e) {
             Log.warn("could not transform " + className + " (" + e + "); it runs unchanged");
             return null;

@@ -7,6 +7,7 @@ import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.Handle;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.commons.Method;
 
 /**
  * Replaces calls whose effect the runtime must see or decide (wait/notify, thread life cycle,
@@ -25,57 +26,55 @@ import org.objectweb.asm.Opcodes;
  * given to a bootstrap method rather than a call instruction; those handles are redirected too (a
  * static handle taking the receiver first has the same type as the virtual one).
  */
-public final class CallSiteRewriter extends ClassVisitor {
-    private record Site(int opcode, Predicate<String> owner, String name, String desc, String hook, String hookDesc, Kind kind) {
+final class CallSiteRewriter extends ClassVisitor {
+    private record Site(int opcode, Predicate<String> owner, String name, String desc, Method hook, Kind kind) {
         boolean matches(int opcode, String owner, String name, String desc) {
             return this.opcode == opcode && this.name.equals(name) && this.desc.equals(desc) && this.owner.test(owner);
         }
     }
 
-    private final String hookOwner;
+    private final HookCalls hooks;
     private final RewriteCounts counts;
     private final List<Site> sites;
 
-    public CallSiteRewriter(ClassVisitor next, String hookOwner, Predicate<String> isThread, RewriteCounts counts) {
+    /** Each hook's descriptor is the call's with the receiver (if any) first: the operand stack stays the same. */
+    CallSiteRewriter(ClassVisitor next, HookCalls hooks, Predicate<String> isThread, RewriteCounts counts) {
         super(Opcodes.ASM9, next);
-        this.hookOwner = hookOwner;
+        this.hooks = hooks;
         this.counts = counts;
         Predicate<String> anyOwner = owner -> true;
         Predicate<String> system = "java/lang/System"::equals;
         Predicate<String> runtime = "java/lang/Runtime"::equals;
-        String object = "java/lang/Object";
-        String thread = "java/lang/Thread";
-        String runtimeType = "java/lang/Runtime";
         this.sites = List.of(
-                virtual(anyOwner, object, "wait", "()V", "wait", Kind.WAIT),
-                virtual(anyOwner, object, "wait", "(J)V", "wait", Kind.WAIT),
-                virtual(anyOwner, object, "wait", "(JI)V", "wait", Kind.WAIT),
-                virtual(anyOwner, object, "notify", "()V", "notify", Kind.NOTIFY),
-                virtual(anyOwner, object, "notifyAll", "()V", "notifyAll", Kind.NOTIFY),
-                virtual(isThread, thread, "start", "()V", "start", Kind.THREAD_START),
-                virtual(isThread, thread, "join", "()V", "join", Kind.THREAD_JOIN),
-                virtual(isThread, thread, "join", "(J)V", "join", Kind.THREAD_JOIN),
-                virtual(isThread, thread, "join", "(JI)V", "join", Kind.THREAD_JOIN),
-                virtual(isThread, thread, "isAlive", "()Z", "isAlive", Kind.THREAD_IS_ALIVE),
-                virtual(isThread, thread, "getState", "()Ljava/lang/Thread$State;", "threadState", Kind.THREAD_IS_ALIVE),
-                virtual(isThread, thread, "getId", "()J", "threadId", Kind.THREAD_ID),
-                virtual(isThread, thread, "threadId", "()J", "threadId", Kind.THREAD_ID),
-                virtual(isThread, thread, "interrupt", "()V", "interrupt", Kind.THREAD_INTERRUPT),
-                virtual(runtime, runtimeType, "exit", "(I)V", "exit", Kind.EXIT),
-                virtual(runtime, runtimeType, "halt", "(I)V", "halt", Kind.EXIT),
-                statik(isThread, "currentThread", "()Ljava/lang/Thread;", Kind.CURRENT_THREAD),
-                statik(isThread, "sleep", "(J)V", Kind.SLEEP),
-                statik(isThread, "sleep", "(JI)V", Kind.SLEEP),
-                statik(system, "identityHashCode", "(Ljava/lang/Object;)I", Kind.IDENTITY_HASH_CODE),
-                statik(system, "exit", "(I)V", Kind.EXIT));
+                virtual(anyOwner, "wait", "()V", RuntimeHooks.WAIT, Kind.WAIT),
+                virtual(anyOwner, "wait", "(J)V", RuntimeHooks.WAIT_MILLIS, Kind.WAIT),
+                virtual(anyOwner, "wait", "(JI)V", RuntimeHooks.WAIT_MILLIS_NANOS, Kind.WAIT),
+                virtual(anyOwner, "notify", "()V", RuntimeHooks.NOTIFY, Kind.NOTIFY),
+                virtual(anyOwner, "notifyAll", "()V", RuntimeHooks.NOTIFY_ALL, Kind.NOTIFY),
+                virtual(isThread, "start", "()V", RuntimeHooks.START, Kind.THREAD_START),
+                virtual(isThread, "join", "()V", RuntimeHooks.JOIN, Kind.THREAD_JOIN),
+                virtual(isThread, "join", "(J)V", RuntimeHooks.JOIN_MILLIS, Kind.THREAD_JOIN),
+                virtual(isThread, "join", "(JI)V", RuntimeHooks.JOIN_MILLIS_NANOS, Kind.THREAD_JOIN),
+                virtual(isThread, "isAlive", "()Z", RuntimeHooks.IS_ALIVE, Kind.THREAD_IS_ALIVE),
+                virtual(isThread, "getState", "()Ljava/lang/Thread$State;", RuntimeHooks.THREAD_STATE, Kind.THREAD_IS_ALIVE),
+                virtual(isThread, "getId", "()J", RuntimeHooks.THREAD_ID, Kind.THREAD_ID),
+                virtual(isThread, "threadId", "()J", RuntimeHooks.THREAD_ID, Kind.THREAD_ID),
+                virtual(isThread, "interrupt", "()V", RuntimeHooks.INTERRUPT, Kind.THREAD_INTERRUPT),
+                virtual(runtime, "exit", "(I)V", RuntimeHooks.RUNTIME_EXIT, Kind.EXIT),
+                virtual(runtime, "halt", "(I)V", RuntimeHooks.HALT, Kind.EXIT),
+                statik(isThread, "currentThread", "()Ljava/lang/Thread;", RuntimeHooks.CURRENT_THREAD, Kind.CURRENT_THREAD),
+                statik(isThread, "sleep", "(J)V", RuntimeHooks.SLEEP, Kind.SLEEP),
+                statik(isThread, "sleep", "(JI)V", RuntimeHooks.SLEEP_NANOS, Kind.SLEEP),
+                statik(system, "identityHashCode", "(Ljava/lang/Object;)I", RuntimeHooks.IDENTITY_HASH_CODE, Kind.IDENTITY_HASH_CODE),
+                statik(system, "exit", "(I)V", RuntimeHooks.EXIT, Kind.EXIT));
     }
 
-    private static Site virtual(Predicate<String> owner, String receiver, String name, String desc, String hook, Kind kind) {
-        return new Site(Opcodes.INVOKEVIRTUAL, owner, name, desc, hook, "(L" + receiver + ";" + desc.substring(1), kind);
+    private static Site virtual(Predicate<String> owner, String name, String desc, Method hook, Kind kind) {
+        return new Site(Opcodes.INVOKEVIRTUAL, owner, name, desc, hook, kind);
     }
 
-    private static Site statik(Predicate<String> owner, String name, String desc, Kind kind) {
-        return new Site(Opcodes.INVOKESTATIC, owner, name, desc, name, desc, kind);
+    private static Site statik(Predicate<String> owner, String name, String desc, Method hook, Kind kind) {
+        return new Site(Opcodes.INVOKESTATIC, owner, name, desc, hook, kind);
     }
 
     /** The site a call or handle matches, counted as rewritten; null when it stays. */
@@ -99,7 +98,7 @@ public final class CallSiteRewriter extends ClassVisitor {
             default -> -1;
         };
         Site site = rewrite(opcode, handle.getOwner(), handle.getName(), handle.getDesc());
-        return site == null ? handle : new Handle(Opcodes.H_INVOKESTATIC, hookOwner, site.hook, site.hookDesc, false);
+        return site == null ? handle : hooks.handle(site.hook);
     }
 
     @Override
@@ -111,7 +110,7 @@ public final class CallSiteRewriter extends ClassVisitor {
                 if (site == null) {
                     super.visitMethodInsn(opcode, owner, method, desc, isInterface);
                 } else {
-                    super.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, site.hook, site.hookDesc, false);
+                    hooks.invoke(mv, site.hook);
                 }
             }
 

@@ -18,16 +18,16 @@ import org.objectweb.asm.tree.MethodNode;
  * {@code <clinit>} for classes with static fields but none, so that the runtime hears of them too.
  */
 final class ClassInitializerRewriter extends ClassVisitor {
-    private final String hookOwner;
+    private final HookCalls hooks;
     private final RewriteCounts counts;
     private String className;
     private int majorVersion;
     private boolean hasStaticFields;
     private boolean hasClassInitializer;
 
-    ClassInitializerRewriter(ClassVisitor next, String hookOwner, RewriteCounts counts) {
+    ClassInitializerRewriter(ClassVisitor next, HookCalls hooks, RewriteCounts counts) {
         super(Opcodes.ASM9, next);
-        this.hookOwner = hookOwner;
+        this.hooks = hooks;
         this.counts = counts;
     }
 
@@ -75,7 +75,7 @@ final class ClassInitializerRewriter extends ClassVisitor {
     private void insertPrologue(MethodNode initializer) {
         MethodNode prologue = new MethodNode();
         ClassLiterals.push(prologue, className, majorVersion);
-        prologue.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, "runClassInitializer", "(Ljava/lang/Class;)Z", false);
+        hooks.invoke(prologue, RuntimeHooks.RUN_CLASS_INITIALIZER);
         Label body = new Label();
         prologue.visitJumpInsn(Opcodes.IFNE, body);
         prologue.visitInsn(Opcodes.RETURN);

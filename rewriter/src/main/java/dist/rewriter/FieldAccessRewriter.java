@@ -34,7 +34,7 @@ import org.objectweb.asm.tree.MethodNode;
  * same helpers.
  */
 final class FieldAccessRewriter extends ClassVisitor {
-    private final String hookOwner;
+    private final HookCalls hooks;
     private final Predicate<String> isApplicationClass;
     private final FieldResolver fieldResolver;
     private final RewriteCounts counts;
@@ -71,10 +71,10 @@ final class FieldAccessRewriter extends ClassVisitor {
         }
     }
 
-    FieldAccessRewriter(ClassVisitor next, String hookOwner, Predicate<String> isApplicationClass,
+    FieldAccessRewriter(ClassVisitor next, HookCalls hooks, Predicate<String> isApplicationClass,
             FieldResolver fieldResolver, RewriteCounts counts) {
         super(Opcodes.ASM9, next);
-        this.hookOwner = hookOwner;
+        this.hooks = hooks;
         this.isApplicationClass = isApplicationClass;
         this.fieldResolver = fieldResolver;
         this.counts = counts;
@@ -224,14 +224,14 @@ final class FieldAccessRewriter extends ClassVisitor {
         if (helper.isVolatile()) {
             if (helper.isRead()) {
                 pushTarget(method, helper);
-                method.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, "beforeVolatileRead", "(Ljava/lang/Object;)V", false);
+                hooks.invoke(method, RuntimeHooks.BEFORE_VOLATILE_READ);
                 access(method, helper);
-                method.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, "afterVolatileRead", "()V", false);
+                hooks.invoke(method, RuntimeHooks.AFTER_VOLATILE_READ);
             } else {
-                method.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, "beforeVolatileWrite", "()V", false);
+                hooks.invoke(method, RuntimeHooks.BEFORE_VOLATILE_WRITE);
                 access(method, helper);
                 pushTarget(method, helper);
-                method.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, "afterVolatileWrite", "(Ljava/lang/Object;)V", false);
+                hooks.invoke(method, RuntimeHooks.AFTER_VOLATILE_WRITE);
             }
         } else {
             access(method, helper);
@@ -268,14 +268,14 @@ final class FieldAccessRewriter extends ClassVisitor {
     private void faultIfStaticsNotValid(MethodVisitor method, AccessHelper helper) {
         if (helper.ownerIsInterface()) { // no state field to look at: the runtime decides every time
             pushTarget(method, helper);
-            method.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, "staticFault", "(Ljava/lang/Class;)V", false);
+            hooks.invoke(method, RuntimeHooks.STATIC_FAULT);
             return;
         }
         Label valid = new Label();
         method.visitFieldInsn(Opcodes.GETSTATIC, helper.owner(), ObjectStateInjector.STATIC_STATE, "I");
         method.visitJumpInsn(Opcodes.IFGE, valid);
         pushTarget(method, helper);
-        method.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, "staticFault", "(Ljava/lang/Class;)V", false);
+        hooks.invoke(method, RuntimeHooks.STATIC_FAULT);
         method.visitLabel(valid);
         if (majorVersion >= Opcodes.V1_6) {
             Object[] locals = helper.parameters().stream().map(FieldAccessRewriter::frameType).toArray();
@@ -300,7 +300,7 @@ final class FieldAccessRewriter extends ClassVisitor {
             method.visitJumpInsn(Opcodes.IFNULL, local);
         }
         pushTarget(method, helper);
-        method.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, "written", "(Ljava/lang/Object;)V", false);
+        hooks.invoke(method, RuntimeHooks.WRITTEN);
         method.visitLabel(local);
         if (majorVersion >= Opcodes.V1_6) {
             Object[] locals = helper.parameters().stream().map(FieldAccessRewriter::frameType).toArray();

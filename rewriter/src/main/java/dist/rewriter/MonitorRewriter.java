@@ -7,6 +7,7 @@ import org.objectweb.asm.Handle;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.commons.Method;
 
 /**
  * Tells the runtime of every {@code monitorenter} / {@code monitorexit}, leaving the monitors
@@ -27,15 +28,13 @@ import org.objectweb.asm.Opcodes;
  * hooks, so jumps to them do not run a hook. Each sequence grows the stack by one: the writer
  * needs {@code COMPUTE_MAXS}. No branches are added, so existing frames stay valid.
  */
-public final class MonitorRewriter extends ClassVisitor {
-    private static final String HOOK_DESC = "(Ljava/lang/Object;)V";
-
-    private final String hookOwner;
+final class MonitorRewriter extends ClassVisitor {
+    private final HookCalls hooks;
     private final RewriteCounts counts;
 
-    public MonitorRewriter(ClassVisitor next, String hookOwner, RewriteCounts counts) {
+    MonitorRewriter(ClassVisitor next, HookCalls hooks, RewriteCounts counts) {
         super(Opcodes.ASM9, next);
-        this.hookOwner = hookOwner;
+        this.hooks = hooks;
         this.counts = counts;
     }
 
@@ -50,7 +49,7 @@ public final class MonitorRewriter extends ClassVisitor {
         /** The end each range gets instead of its own: before an exit hook, else at the same offset. */
         private final Map<Label, Label> rangeEnds = new HashMap<>();
         /** The hook that follows the last instruction, after the labels that follow it; null if none. */
-        private String pendingHook;
+        private Method pendingHook;
 
         Hooked(MethodVisitor next) {
             super(Opcodes.ASM9, next);
@@ -72,7 +71,7 @@ public final class MonitorRewriter extends ClassVisitor {
                 super.visitLabel(rangeEnd);
             }
             Label rangeStart = rangeStarts.get(label);
-            if (rangeStart != null && "monitorEntered".equals(pendingHook)) {
+            if (rangeStart != null && pendingHook == RuntimeHooks.MONITOR_ENTERED) {
                 super.visitLabel(rangeStart);
                 rangeStart = null;
             }
@@ -90,12 +89,12 @@ public final class MonitorRewriter extends ClassVisitor {
                 counts.add(RewriteCounts.Kind.MONITOR_ENTER);
                 super.visitInsn(Opcodes.DUP);
                 super.visitInsn(Opcodes.MONITORENTER);
-                pendingHook = "monitorEntered";
+                pendingHook = RuntimeHooks.MONITOR_ENTERED;
             } else if (opcode == Opcodes.MONITOREXIT) {
                 counts.add(RewriteCounts.Kind.MONITOR_EXIT);
                 super.visitInsn(Opcodes.DUP);
                 super.visitInsn(Opcodes.MONITOREXIT);
-                pendingHook = "monitorExit";
+                pendingHook = RuntimeHooks.MONITOR_EXIT;
             } else {
                 super.visitInsn(opcode);
             }
@@ -103,7 +102,7 @@ public final class MonitorRewriter extends ClassVisitor {
 
         private void emitPendingHook() {
             if (pendingHook != null) {
-                super.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, pendingHook, HOOK_DESC, false);
+                hooks.invoke(mv, pendingHook);
                 pendingHook = null;
             }
         }

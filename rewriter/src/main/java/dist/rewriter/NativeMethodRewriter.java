@@ -33,14 +33,14 @@ public final class NativeMethodRewriter extends ClassVisitor {
 
     private static final int KEPT_FOR_THE_NATIVE = Opcodes.ACC_STATIC | Opcodes.ACC_STRICT;
 
-    private final String hookOwner;
+    private final HookCalls hooks;
     private final RewriteCounts counts;
     private String className;
     private int majorVersion;
 
-    public NativeMethodRewriter(ClassVisitor next, String hookOwner, RewriteCounts counts) {
+    NativeMethodRewriter(ClassVisitor next, HookCalls hooks, RewriteCounts counts) {
         super(Opcodes.ASM9, next);
-        this.hookOwner = hookOwner;
+        this.hooks = hooks;
         this.counts = counts;
     }
 
@@ -91,8 +91,7 @@ public final class NativeMethodRewriter extends ClassVisitor {
             code.visitCode();
             ClassLiterals.push(code, className, majorVersion);
             code.visitLdcInsn(name);
-            code.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, "nativeMethod", "(Ljava/lang/Class;Ljava/lang/String;)V",
-                    false);
+            hooks.invoke(code, RuntimeHooks.NATIVE_METHOD);
             SameArguments.callPrivate(code, className, isStatic, PREFIX + name, descriptor);
             code.visitInsn(Type.getReturnType(descriptor).getOpcode(Opcodes.IRETURN));
             code.visitMaxs(0, 0);

@@ -22,7 +22,7 @@ final class ObjectStateInjector extends ClassVisitor {
     static final String META = "$dist$meta";
     static final String STATIC_STATE = "$dist$sstate";
 
-    private final String hookOwner;
+    private final HookCalls hooks;
     private final Predicate<String> isApplicationClass;
     private final RewriteCounts counts;
     private boolean isInterface;
@@ -30,9 +30,9 @@ final class ObjectStateInjector extends ClassVisitor {
     private boolean extendsObject;
     private boolean declaresHashCode;
 
-    ObjectStateInjector(ClassVisitor next, String hookOwner, Predicate<String> isApplicationClass, RewriteCounts counts) {
+    ObjectStateInjector(ClassVisitor next, HookCalls hooks, Predicate<String> isApplicationClass, RewriteCounts counts) {
         super(Opcodes.ASM9, next);
-        this.hookOwner = hookOwner;
+        this.hooks = hooks;
         this.isApplicationClass = isApplicationClass;
         this.counts = counts;
     }
@@ -86,7 +86,7 @@ final class ObjectStateInjector extends ClassVisitor {
         MethodVisitor method = super.visitMethod(Opcodes.ACC_PUBLIC, "hashCode", "()I", null, null);
         method.visitCode();
         method.visitVarInsn(Opcodes.ALOAD, 0);
-        method.visitMethodInsn(Opcodes.INVOKESTATIC, hookOwner, "identityHashCode", "(Ljava/lang/Object;)I", false);
+        hooks.invoke(method, RuntimeHooks.IDENTITY_HASH_CODE);
         method.visitInsn(Opcodes.IRETURN);
         method.visitMaxs(0, 0);
         method.visitEnd();

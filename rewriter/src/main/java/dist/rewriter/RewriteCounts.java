@@ -6,6 +6,7 @@ import java.util.Map;
 
 /** What a rewrite did to one class, per kind: for the agent's log and for tests. */
 public final class RewriteCounts {
+    /** The concurrency visitors' kinds first, then the object space's: tests select a group by range. */
     public enum Kind {
         /** Includes the monitor enters generated for synchronized methods. */
         MONITOR_ENTER(true),
@@ -31,7 +32,7 @@ public final class RewriteCounts {
         EXIT(true),
         /** Runnable lambdas and method references made serializable, so a thread's task can travel. */
         RUNNABLE_LAMBDA(true),
-        // ---- the object space (ObjectSpaceRewriter) ----
+        // ---- the object space (ObjectStateInjector, FieldAccessRewriter, ClassInitializerRewriter) ----
         /** {@code $dist$meta} added to a root class. */
         OBJECT_STATE_FIELDS(true),
         /** {@code $dist$sstate} added to a class. */

@@ -28,14 +28,14 @@ import org.objectweb.asm.TypePath;
  * overriding and reflection see the same method. Native methods have no body to move: they reach this
  * visitor already wrapped by {@link NativeMethodRewriter}. The writer needs {@code COMPUTE_MAXS}.
  */
-public final class SynchronizedMethodRewriter extends ClassVisitor {
+final class SynchronizedMethodRewriter extends ClassVisitor {
     static final String BODY_PREFIX = "$dist$sync$";
 
     private final RewriteCounts counts;
     private String className;
     private int version;
 
-    public SynchronizedMethodRewriter(ClassVisitor next, RewriteCounts counts) {
+    SynchronizedMethodRewriter(ClassVisitor next, RewriteCounts counts) {
         super(Opcodes.ASM9, next);
         this.counts = counts;
     }

@@ -1,8 +1,6 @@
 package dist.rewriter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dist.rewriter.RewriteCounts.Kind;
@@ -60,7 +58,7 @@ class MonitorRewriterTest {
         assertEquals(List.of("monitorEntered(a, held)", "monitorEntered(b, held)", "monitorExit(b, not held)",
                 "monitorExit(a, not held)"), RecordingHooks.calls);
         // javac exits each block twice: on the normal path and in its catch-any handler.
-        assertEquals(Map.of(Kind.MONITOR_ENTER, 2, Kind.MONITOR_EXIT, 4), subject.counts(NestedBlocks.class).asMap());
+        assertEquals(Map.of(Kind.MONITOR_ENTER, 2, Kind.MONITOR_EXIT, 4), subject.concurrencyCounts(NestedBlocks.class));
     }
 
     @Test
@@ -74,7 +72,7 @@ class MonitorRewriterTest {
     @Test
     void eachExitUnlocksTheValueItsEnterLockedSoTheJitCanMatchThem() {
         for (Class<?> subject : List.of(NestedBlocks.class, LeftByException.class)) {
-            byte[] rewritten = Rewritten.REWRITER.rewrite(Rewritten.bytesOf(subject)).bytes();
+            byte[] rewritten = Rewritten.rewrite(subject);
             assertTrue(MonitorBalance.monitorEnters(rewritten) > 0, subject.getName());
             assertEquals(List.of(), MonitorBalance.problems(rewritten), subject.getName());
         }
@@ -157,10 +155,7 @@ class MonitorRewriterTest {
     }
 
     @Test
-    void classWithoutMonitorsIsLeftUnchanged() {
-        ConcurrencyRewriter.Result result = Rewritten.REWRITER.rewrite(Rewritten.bytesOf(Named.class));
-        assertNull(result.bytes());
-        assertFalse(result.counts().changed());
-        assertEquals(Map.of(), result.counts().asMap());
+    void classWithoutMonitorsGetsNoMonitorHooks() {
+        assertEquals(Map.of(), new Rewritten(Named.class).concurrencyCounts(Named.class));
     }
 }

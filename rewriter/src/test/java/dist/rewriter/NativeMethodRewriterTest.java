@@ -120,7 +120,7 @@ class NativeMethodRewriterTest {
                 "monitorExit(natives, not held)"),
                 RecordingHooks.calls);
         assertEquals(Map.of(Kind.NATIVE_METHOD, 3, Kind.SYNCHRONIZED_METHOD, 1, Kind.MONITOR_ENTER, 1, Kind.MONITOR_EXIT, 2),
-                subject.counts(Natives.class).asMap());
+                subject.concurrencyCounts(Natives.class));
     }
 
     @Test

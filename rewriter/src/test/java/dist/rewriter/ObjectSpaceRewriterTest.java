@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dist.rewriter.RewriteCounts.Kind;
-import dist.rewriter.ObjectSpaceRewriter.Result;
+import dist.rewriter.ClassRewriter.Result;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -229,51 +229,16 @@ class ObjectSpaceRewriterTest {
         public interface Marker {}
     }
 
-    private static final String HOOK = RecordingHook.class.getName().replace('.', '/');
     private static final String SUBJECTS = Subjects.class.getName().replace('.', '/');
 
     private static final String COMPILED = "dist/rewriter/compiled/";
     private static final ClassLoader TEST_CLASSES = ObjectSpaceRewriterTest.class.getClassLoader();
 
-    /**
-     * Resolves against the untransformed classes, by reflection; classes generated in a test are
-     * unknown to it, which is harmless because they only access their own non-volatile fields.
-     */
-    private static FieldResolver resolverOver(ClassLoader originals) {
-        return new FieldResolver() {
-            @Override
-            public boolean isVolatile(String owner, String name, String descriptor) {
-                for (Class<?> type = load(owner); type != null; type = type.getSuperclass()) {
-                    for (Field field : type.getDeclaredFields()) {
-                        if (field.getName().equals(name)) {
-                            return Modifier.isVolatile(field.getModifiers());
-                        }
-                    }
-                }
-                return false;
-            }
-
-            @Override
-            public boolean isInterface(String owner) {
-                Class<?> type = load(owner);
-                return type != null && type.isInterface();
-            }
-
-            private Class<?> load(String owner) {
-                try {
-                    return Class.forName(owner.replace('/', '.'), false, originals);
-                } catch (ClassNotFoundException e) {
-                    return null;
-                }
-            }
-        };
-    }
-
     private static boolean isSubject(String internalName) {
         return internalName.startsWith(SUBJECTS) || internalName.startsWith(COMPILED);
     }
 
-    private final ObjectSpaceRewriter rewriter = new ObjectSpaceRewriter(HOOK, ObjectSpaceRewriterTest::isSubject, resolverOver(TEST_CLASSES));
+    private final ClassRewriter rewriter = LoadedClasses.OF_TESTS.rewriter(ObjectSpaceRewriterTest::isSubject);
 
     /**
      * Defines the rewritten subjects, each verified first, from the class files {@code originals}
@@ -281,7 +246,7 @@ class ObjectSpaceRewriterTest {
      */
     private static final class RewritingLoader extends ClassLoader {
         private final ClassLoader originals;
-        private final ObjectSpaceRewriter rewriter;
+        private final ClassRewriter rewriter;
         private final Map<String, byte[]> generated = new HashMap<>();
         private final Map<String, Result> results = new HashMap<>();
 
@@ -292,7 +257,7 @@ class ObjectSpaceRewriterTest {
         RewritingLoader(ClassLoader originals) {
             super(TEST_CLASSES);
             this.originals = originals;
-            this.rewriter = new ObjectSpaceRewriter(HOOK, ObjectSpaceRewriterTest::isSubject, resolverOver(originals));
+            this.rewriter = new LoadedClasses(originals).rewriter(ObjectSpaceRewriterTest::isSubject);
         }
 
         @Override
@@ -379,7 +344,7 @@ class ObjectSpaceRewriterTest {
 
     @BeforeEach
     void resetHook() {
-        RecordingHook.reset();
+        ObjectSpaceCalls.reset();
     }
 
     @Test
@@ -387,28 +352,28 @@ class ObjectSpaceRewriterTest {
         RewritingLoader loader = new RewritingLoader();
         Object counter = newInstance(loader.subject(Subjects.Counter.class));
         Result result = loader.result(counter.getClass());
-        assertEquals(3, result.count(Kind.DIRECT_INSTANCE_READ), "count twice, label once");
-        assertEquals(0, result.count(Kind.VOLATILE_FIELD_READ));
-        assertEquals(3, result.count(Kind.FIELD_WRITE), "the constructor's write after super() included");
-        assertEquals(2, result.count(Kind.ACCESS_HELPER), "one writer per field");
-        assertEquals(1, result.count(Kind.OBJECT_STATE_FIELDS));
+        assertEquals(3, result.counts().get(Kind.DIRECT_INSTANCE_READ), "count twice, label once");
+        assertEquals(0, result.counts().get(Kind.VOLATILE_FIELD_READ));
+        assertEquals(3, result.counts().get(Kind.FIELD_WRITE), "the constructor's write after super() included");
+        assertEquals(2, result.counts().get(Kind.ACCESS_HELPER), "one writer per field");
+        assertEquals(1, result.counts().get(Kind.OBJECT_STATE_FIELDS));
         assertTrue(Arrays.stream(counter.getClass().getDeclaredMethods()).noneMatch(m -> m.getName().startsWith("$dist$get")),
                 "no read helpers");
 
         assertEquals(1, call(counter, "increment"));
-        assertEquals(List.of(), RecordingHook.calls("written"), "a local object's writes are not reported");
+        assertEquals(List.of(), ObjectSpaceCalls.calls("written"), "a local object's writes are not reported");
 
         setMeta(counter, "a copy's record"); // a valid copy: reads as they are, each write reported after the store
         assertEquals(2, call(counter, "increment"));
         call(counter, "relabel", "moved");
         assertEquals("moved", call(counter, "label"));
-        assertEquals(List.of("written Counter", "written Counter"), RecordingHook.calls("written"));
-        RecordingHook.targets().forEach(target -> assertSame(counter, target));
+        assertEquals(List.of("written Counter", "written Counter"), ObjectSpaceCalls.calls("written"));
+        ObjectSpaceCalls.targets().forEach(target -> assertSame(counter, target));
 
-        RecordingHook.reset();
+        ObjectSpaceCalls.reset();
         setMeta(counter, 7L); // a shared master (its id): the same
         assertEquals(3, call(counter, "increment"));
-        assertEquals(List.of("written Counter"), RecordingHook.calls("written"));
+        assertEquals(List.of("written Counter"), ObjectSpaceCalls.calls("written"));
     }
 
     @Test
@@ -419,7 +384,7 @@ class ObjectSpaceRewriterTest {
         setMeta(wide, "a copy\'s record");
         assertEquals((1L << 40) + 3 + (1L << 35), call(wide, "addBig", 1L << 35));
         assertEquals(3.75, call(wide, "scale", 2.5));
-        assertEquals(List.of("written Wide", "written Wide"), RecordingHook.calls("written"));
+        assertEquals(List.of("written Wide", "written Wide"), ObjectSpaceCalls.calls("written"));
     }
 
     @Test
@@ -433,29 +398,29 @@ class ObjectSpaceRewriterTest {
         assertEquals(1, call(volatiles, "bump"));
         assertEquals(List.of("beforeVolatileRead Volatiles", "afterVolatileRead",
                 "beforeVolatileWrite", "afterVolatileWrite Volatiles",
-                "beforeVolatileRead Volatiles", "afterVolatileRead"), RecordingHook.calls(hooks));
+                "beforeVolatileRead Volatiles", "afterVolatileRead"), ObjectSpaceCalls.calls(hooks));
 
-        RecordingHook.reset();
+        ObjectSpaceCalls.reset();
         assertEquals(1L << 50, call(volatiles, "setBig", 1L << 50));
         assertEquals(List.of("beforeVolatileWrite", "afterVolatileWrite Volatiles",
-                "beforeVolatileRead Volatiles", "afterVolatileRead"), RecordingHook.calls(hooks));
+                "beforeVolatileRead Volatiles", "afterVolatileRead"), ObjectSpaceCalls.calls(hooks));
 
-        RecordingHook.reset();
+        ObjectSpaceCalls.reset();
         assertEquals(true, call(type, "toggle"));
         assertEquals(List.of("beforeVolatileRead Volatiles.class", "afterVolatileRead",
                 "beforeVolatileWrite", "afterVolatileWrite Volatiles.class",
-                "beforeVolatileRead Volatiles.class", "afterVolatileRead"), RecordingHook.calls(hooks));
-        assertEquals(8, loader.result(type).count(Kind.VOLATILE_ACCESS));
+                "beforeVolatileRead Volatiles.class", "afterVolatileRead"), ObjectSpaceCalls.calls(hooks));
+        assertEquals(8, loader.result(type).counts().get(Kind.VOLATILE_ACCESS));
 
         // On a worker that has not fetched the class's statics yet, a volatile static is the
         // home's value too: the access faults first, then acquires or releases as above.
-        RecordingHook.reset();
+        ObjectSpaceCalls.reset();
         setStaticState(type, -1);
         assertEquals(false, call(type, "toggle"));
         assertEquals(List.of("staticFault Volatiles.class", "beforeVolatileRead Volatiles.class", "afterVolatileRead",
                 "staticFault Volatiles.class", "beforeVolatileWrite", "afterVolatileWrite Volatiles.class",
                 "staticFault Volatiles.class", "beforeVolatileRead Volatiles.class", "afterVolatileRead"),
-                RecordingHook.calls(hooks));
+                ObjectSpaceCalls.calls(hooks));
     }
 
     @Test
@@ -465,25 +430,25 @@ class ObjectSpaceRewriterTest {
         Class<?> reader = loader.subject(Subjects.StaticsReader.class);
         assertEquals(11, call(statics, "hit"));
         assertEquals(18, call(reader, "read"));
-        assertEquals(List.of(), RecordingHook.calls("staticFault"));
-        assertEquals(List.of(), RecordingHook.calls("written"));
+        assertEquals(List.of(), ObjectSpaceCalls.calls("staticFault"));
+        assertEquals(List.of(), ObjectSpaceCalls.calls("written"));
 
         setStaticState(statics, -1);
         assertEquals(12, call(statics, "hit"));
         assertEquals(19, call(reader, "read"));
         assertEquals(List.of("staticFault Statics.class", "staticFault Statics.class",
-                "staticFault Statics.class", "staticFault Statics.class"), RecordingHook.calls("staticFault"));
-        assertEquals(List.of("runClassInitializer Statics.class"), RecordingHook.calls("runClassInitializer"));
-        RecordingHook.reset();
+                "staticFault Statics.class", "staticFault Statics.class"), ObjectSpaceCalls.calls("staticFault"));
+        assertEquals(List.of("runClassInitializer Statics.class"), ObjectSpaceCalls.calls("runClassInitializer"));
+        ObjectSpaceCalls.reset();
         setStaticState(statics, 1);
         assertEquals(13, call(statics, "hit"));
-        assertEquals(List.of("written Statics.class"), RecordingHook.calls("written"));
+        assertEquals(List.of("written Statics.class"), ObjectSpaceCalls.calls("written"));
 
         Result result = loader.result(statics);
-        assertEquals(2, result.count(Kind.DIRECT_OWN_CLASS_INITIALIZER), "the initializer's own writes stay direct");
-        assertEquals(1, result.count(Kind.STATIC_READ));
-        assertEquals(1, result.count(Kind.STATIC_WRITE));
-        assertEquals(2, loader.result(reader).count(Kind.STATIC_READ));
+        assertEquals(2, result.counts().get(Kind.DIRECT_OWN_CLASS_INITIALIZER), "the initializer's own writes stay direct");
+        assertEquals(1, result.counts().get(Kind.STATIC_READ));
+        assertEquals(1, result.counts().get(Kind.STATIC_WRITE));
+        assertEquals(2, loader.result(reader).counts().get(Kind.STATIC_READ));
     }
 
     @Test
@@ -492,12 +457,12 @@ class ObjectSpaceRewriterTest {
         Class<?> reader = loader.subject(Subjects.ConstantsReader.class);
         assertEquals(2, call(reader, "read"));
         assertEquals(5, call(newInstance(reader), "namesPlus", 3));
-        assertEquals(List.of("staticFault Constants.class", "staticFault Constants.class"), RecordingHook.calls("staticFault"));
+        assertEquals(List.of("staticFault Constants.class", "staticFault Constants.class"), ObjectSpaceCalls.calls("staticFault"));
 
         Class<?> constants = loader.subject(Subjects.Constants.class);
         Result result = loader.result(constants);
-        assertEquals(1, result.count(Kind.STATIC_READ));
-        assertEquals(0, result.count(Kind.STATIC_STATE_FIELD));
+        assertEquals(1, result.counts().get(Kind.STATIC_READ));
+        assertEquals(0, result.counts().get(Kind.STATIC_STATE_FIELD));
         assertThrows(NoSuchFieldException.class, () -> constants.getDeclaredField("$dist$sstate"));
         Method helper = constants.getDeclaredMethod("$dist$getstatic$0");
         assertEquals(Modifier.PUBLIC | Modifier.STATIC, helper.getModifiers() & (Modifier.PUBLIC | Modifier.PRIVATE | Modifier.STATIC));
@@ -510,8 +475,8 @@ class ObjectSpaceRewriterTest {
         Class<?> derivedType = loader.subject(Subjects.Derived.class);
         Object derived = newInstance(derivedType);
         assertEquals(7, call(derived, "sum"));
-        assertEquals(0, loader.result(derivedType).count(Kind.OBJECT_STATE_FIELDS));
-        assertEquals(1, loader.result(derivedType.getSuperclass()).count(Kind.OBJECT_STATE_FIELDS));
+        assertEquals(0, loader.result(derivedType).counts().get(Kind.OBJECT_STATE_FIELDS));
+        assertEquals(1, loader.result(derivedType.getSuperclass()).counts().get(Kind.OBJECT_STATE_FIELDS));
         assertThrows(NoSuchFieldException.class, () -> derivedType.getDeclaredField("$dist$meta"));
         assertNotNull(derivedType.getDeclaredField("$dist$sstate"), "every class has its own statics");
 
@@ -519,7 +484,7 @@ class ObjectSpaceRewriterTest {
         assertEquals(7, call(derived, "sum"));
         call(derived, "bump");
         assertEquals(9, call(derived, "sum"));
-        assertEquals(List.of("written Derived", "written Derived"), RecordingHook.calls("written"),
+        assertEquals(List.of("written Derived", "written Derived"), ObjectSpaceCalls.calls("written"),
                 "the inherited field and the own one");
     }
 
@@ -529,8 +494,8 @@ class ObjectSpaceRewriterTest {
         Object outer = newInstance(loader.subject(Subjects.Outer.class));
         Object inner = call(outer, "inner");
         Result result = loader.result(inner.getClass());
-        assertEquals(1, result.count(Kind.DIRECT_UNINITIALIZED_THIS), "this$0 is written before super()");
-        assertEquals(2, result.count(Kind.DIRECT_INSTANCE_READ), "this$0 and Outer.secret");
+        assertEquals(1, result.counts().get(Kind.DIRECT_UNINITIALIZED_THIS), "this$0 is written before super()");
+        assertEquals(2, result.counts().get(Kind.DIRECT_INSTANCE_READ), "this$0 and Outer.secret");
         assertEquals(42, call(inner, "reveal"));
     }
 
@@ -603,17 +568,17 @@ class ObjectSpaceRewriterTest {
         RewritingLoader loader = new RewritingLoader();
         Class<?> type = loader.generated(name, branchingConstructor(name, version));
         Result result = loader.result(type);
-        assertEquals(2, result.count(Kind.DIRECT_UNINITIALIZED_THIS));
-        assertEquals(1, result.count(Kind.FIELD_WRITE), "the write after super()");
-        assertEquals(1, result.count(Kind.CLASS_INITIALIZER_ADDED));
+        assertEquals(2, result.counts().get(Kind.DIRECT_UNINITIALIZED_THIS));
+        assertEquals(1, result.counts().get(Kind.FIELD_WRITE), "the write after super()");
+        assertEquals(1, result.counts().get(Kind.CLASS_INITIALIZER_ADDED));
         assertEquals(2, newInstance(type, true).getClass().getField("x").getInt(newInstance(type, true)));
         assertEquals(3, type.getField("x").getInt(newInstance(type, false)));
         assertEquals(3, call(type, "created"));
         setStaticState(type, -1);
         assertEquals(3, call(type, "created"));
-        String simpleName = type.getSimpleName();
-        assertEquals(List.of("runClassInitializer " + simpleName + ".class"), RecordingHook.calls("runClassInitializer"));
-        assertEquals(List.of("staticFault " + simpleName + ".class"), RecordingHook.calls("staticFault"));
+        String simpleName = ObjectSpaceCalls.simpleName(type);
+        assertEquals(List.of("runClassInitializer " + simpleName + ".class"), ObjectSpaceCalls.calls("runClassInitializer"));
+        assertEquals(List.of("staticFault " + simpleName + ".class"), ObjectSpaceCalls.calls("staticFault"));
         byte[] rewritten = loader.results.get(name).bytes();
         assertEquals(version, new ClassReader(rewritten).readShort(6));
         if (version < Opcodes.V1_6) {
@@ -650,13 +615,13 @@ class ObjectSpaceRewriterTest {
         RewritingLoader loader = new RewritingLoader();
         Class<?> type = loader.generated(name, writer.toByteArray());
         Result result = loader.result(type);
-        assertEquals(1, result.count(Kind.DIRECT_OLD_INTERFACE));
-        assertEquals(1, result.count(Kind.DIRECT_OWN_CLASS_INITIALIZER));
-        assertEquals(1, result.count(Kind.CLASS_INITIALIZER_PROLOGUE));
-        assertEquals(0, result.count(Kind.FINAL_REMOVED), "interface fields must stay final");
+        assertEquals(1, result.counts().get(Kind.DIRECT_OLD_INTERFACE));
+        assertEquals(1, result.counts().get(Kind.DIRECT_OWN_CLASS_INITIALIZER));
+        assertEquals(1, result.counts().get(Kind.CLASS_INITIALIZER_PROLOGUE));
+        assertEquals(0, result.counts().get(Kind.FINAL_REMOVED), "interface fields must stay final");
         assertEquals("statics", type.getField("NAME").get(null));
-        assertEquals(List.of("runClassInitializer " + type.getSimpleName() + ".class", "runClassInitializer Statics.class"),
-                RecordingHook.calls("runClassInitializer"));
+        assertEquals(List.of("runClassInitializer " + ObjectSpaceCalls.simpleName(type) + ".class", "runClassInitializer Statics.class"),
+                ObjectSpaceCalls.calls("runClassInitializer"));
     }
 
     @Test
@@ -675,17 +640,17 @@ class ObjectSpaceRewriterTest {
 
         RewritingLoader loader = new RewritingLoader();
         Class<?> type = loader.generated(name, writer.toByteArray());
-        assertEquals(1, loader.result(type).count(Kind.FIELD_HANDLE));
+        assertEquals(1, loader.result(type).counts().get(Kind.FIELD_HANDLE));
         setStaticState(loader.subject(Subjects.Statics.class), -1);
         assertEquals("statics", call(type, "read"));
-        assertEquals(List.of("staticFault Statics.class"), RecordingHook.calls("staticFault"));
+        assertEquals(List.of("staticFault Statics.class"), ObjectSpaceCalls.calls("staticFault"));
     }
 
     @Test
     void finalIsRemovedExceptFromStaticConstants() throws Exception {
         RewritingLoader loader = new RewritingLoader();
         Class<?> type = loader.subject(Subjects.Sealed.class);
-        assertEquals(2, loader.result(type).count(Kind.FINAL_REMOVED));
+        assertEquals(2, loader.result(type).counts().get(Kind.FINAL_REMOVED));
         assertTrue(Modifier.isFinal(type.getField("LIMIT").getModifiers()));
         assertFalse(Modifier.isFinal(type.getField("NAMES").getModifiers()));
         Field value = type.getDeclaredField("value");
@@ -704,16 +669,16 @@ class ObjectSpaceRewriterTest {
         RewritingLoader loader = new RewritingLoader();
         Class<?> plainType = loader.subject(Subjects.Plain.class);
         Object plain = newInstance(plainType);
-        assertEquals(1, loader.result(plainType).count(Kind.HASH_CODE_ADDED));
+        assertEquals(1, loader.result(plainType).counts().get(Kind.HASH_CODE_ADDED));
         assertNotNull(plainType.getDeclaredMethod("hashCode"));
         assertEquals(System.identityHashCode(plain), plain.hashCode());
-        assertEquals(List.of("identityHashCode Plain"), RecordingHook.calls("identityHashCode"));
-        assertSame(plain, RecordingHook.targets().get(RecordingHook.targets().size() - 1));
+        assertEquals(List.of("identityHashCode Plain"), ObjectSpaceCalls.calls("identityHashCode"));
+        assertSame(plain, ObjectSpaceCalls.targets().get(ObjectSpaceCalls.targets().size() - 1));
 
         Class<?> ownHashType = loader.subject(Subjects.OwnHash.class);
         assertEquals(42, newInstance(ownHashType).hashCode());
-        assertEquals(0, loader.result(ownHashType).count(Kind.HASH_CODE_ADDED));
-        assertEquals(0, loader.result(loader.subject(Subjects.Derived.class)).count(Kind.HASH_CODE_ADDED), "not a root");
+        assertEquals(0, loader.result(ownHashType).counts().get(Kind.HASH_CODE_ADDED));
+        assertEquals(0, loader.result(loader.subject(Subjects.Derived.class)).counts().get(Kind.HASH_CODE_ADDED), "not a root");
     }
 
     @Test
@@ -724,23 +689,23 @@ class ObjectSpaceRewriterTest {
 
         RewritingLoader loader = new RewritingLoader();
         Class<?> type = loader.subject(Subjects.NoInitializer.class);
-        assertEquals(1, loader.result(type).count(Kind.CLASS_INITIALIZER_ADDED));
-        assertEquals(1, loader.result(type).count(Kind.CLASS_INITIALIZER_PROLOGUE));
+        assertEquals(1, loader.result(type).counts().get(Kind.CLASS_INITIALIZER_ADDED));
+        assertEquals(1, loader.result(type).counts().get(Kind.CLASS_INITIALIZER_PROLOGUE));
         assertEquals(0, call(type, "read"));
-        assertEquals(List.of("runClassInitializer NoInitializer.class"), RecordingHook.calls("runClassInitializer"));
+        assertEquals(List.of("runClassInitializer NoInitializer.class"), ObjectSpaceCalls.calls("runClassInitializer"));
     }
 
     @Test
     void classInitializerBodyRunsOnlyWhenTheHookSaysSo() throws Exception {
-        RecordingHook.runClassInitializers = false;
+        ObjectSpaceCalls.runClassInitializers = false;
         Class<?> skipped = new RewritingLoader().subject(Subjects.Initialized.class);
         assertEquals(0, skipped.getField("value").getInt(null));
 
-        RecordingHook.runClassInitializers = true;
+        ObjectSpaceCalls.runClassInitializers = true;
         Class<?> ran = new RewritingLoader().subject(Subjects.Initialized.class);
         assertEquals(99, ran.getField("value").getInt(null));
         assertEquals(List.of("runClassInitializer Initialized.class", "runClassInitializer Initialized.class"),
-                RecordingHook.calls("runClassInitializer"));
+                ObjectSpaceCalls.calls("runClassInitializer"));
     }
 
     @Test
@@ -748,8 +713,8 @@ class ObjectSpaceRewriterTest {
         RewritingLoader loader = new RewritingLoader();
         Class<?> type = loader.subject(Subjects.LoopInitializer.class);
         assertEquals(5, type.getField("x").getInt(null));
-        assertEquals(3, loader.result(type).count(Kind.DIRECT_OWN_CLASS_INITIALIZER));
-        assertEquals(List.of("runClassInitializer LoopInitializer.class"), RecordingHook.calls("runClassInitializer"));
+        assertEquals(3, loader.result(type).counts().get(Kind.DIRECT_OWN_CLASS_INITIALIZER));
+        assertEquals(List.of("runClassInitializer LoopInitializer.class"), ObjectSpaceCalls.calls("runClassInitializer"));
     }
 
     @Test
@@ -761,8 +726,8 @@ class ObjectSpaceRewriterTest {
         assertEquals("RED", call(call(color, "valueOf", "BLUE"), "next").toString());
         assertEquals(3, color.getEnumConstants().length);
         assertFalse(Modifier.isFinal(color.getField("RED").getModifiers()));
-        assertTrue(loader.result(color).count(Kind.STATIC_READ) > 0, "values() reads $VALUES through a helper");
-        assertEquals(List.of("runClassInitializer Color.class"), RecordingHook.calls("runClassInitializer"));
+        assertTrue(loader.result(color).counts().get(Kind.STATIC_READ) > 0, "values() reads $VALUES through a helper");
+        assertEquals(List.of("runClassInitializer Color.class"), ObjectSpaceCalls.calls("runClassInitializer"));
     }
 
     @Test
@@ -780,14 +745,14 @@ class ObjectSpaceRewriterTest {
         x.setInt(point, 10);
         assertEquals(12, call(point, "sum"));
 
-        assertEquals(0, loader.result(pointType).count(Kind.FIELD_HANDLE),
+        assertEquals(0, loader.result(pointType).counts().get(Kind.FIELD_HANDLE),
                 "equals, hashCode and toString read x and y through their own getfield handles");
-        assertEquals(2, loader.result(pointType).count(Kind.ACCESS_HELPER), "the constructor's puts of x and y");
+        assertEquals(2, loader.result(pointType).counts().get(Kind.ACCESS_HELPER), "the constructor's puts of x and y");
 
         setMeta(point, "a copy\'s record");
         assertEquals(10, call(point, "x"));
         assertEquals("Point[x=10, y=2]", point.toString());
-        assertEquals(List.of(), RecordingHook.calls("written", "staticFault"));
+        assertEquals(List.of(), ObjectSpaceCalls.calls("written", "staticFault"));
     }
 
     private static final String PROGRAM = """
@@ -868,15 +833,15 @@ class ObjectSpaceRewriterTest {
             assertEquals("3,5,2.5,4,1,1,slow", call(program, "run"));
 
             assertEquals(44 + release, new ClassReader(loader.results.get(COMPILED + "Program").bytes()).readShort(6));
-            assertEquals(1, loader.results.get(COMPILED + "Program$Inner").count(Kind.DIRECT_UNINITIALIZED_THIS));
-            assertEquals(List.of("staticFault Named.class", "staticFault Named.class"), RecordingHook.calls("staticFault"),
+            assertEquals(1, loader.results.get(COMPILED + "Program$Inner").counts().get(Kind.DIRECT_UNINITIALIZED_THIS));
+            assertEquals(List.of("staticFault Named.class", "staticFault Named.class"), ObjectSpaceCalls.calls("staticFault"),
                     "NAMES read in the lambda and in register");
             assertEquals(List.of("beforeVolatileRead Box", "afterVolatileRead", "beforeVolatileWrite", "afterVolatileWrite Box",
                     "beforeVolatileRead Box", "afterVolatileRead", "beforeVolatileRead Box", "afterVolatileRead"),
-                    RecordingHook.calls("beforeVolatileRead", "afterVolatileRead", "beforeVolatileWrite", "afterVolatileWrite"));
-            assertTrue(RecordingHook.calls("runClassInitializer").containsAll(List.of(
+                    ObjectSpaceCalls.calls("beforeVolatileRead", "afterVolatileRead", "beforeVolatileWrite", "afterVolatileWrite"));
+            assertTrue(ObjectSpaceCalls.calls("runClassInitializer").containsAll(List.of(
                     "runClassInitializer Program.class", "runClassInitializer Named.class", "runClassInitializer Mode.class")),
-                    RecordingHook.calls("runClassInitializer").toString());
+                    ObjectSpaceCalls.calls("runClassInitializer").toString());
         }
     }
 
@@ -884,7 +849,7 @@ class ObjectSpaceRewriterTest {
     void classesWithNothingToRewriteAreLeftAlone() {
         Result marker = rewriter.rewrite(bytesOf(SUBJECTS + "$Marker"));
         assertNull(marker.bytes());
-        assertEquals(Map.of(), marker.counts());
-        assertFalse(rewriter.rewrite(bytesOf(HOOK)).changed(), "not an application class");
+        assertEquals(Map.of(), marker.counts().asMap());
+        assertFalse(rewriter.rewrite(bytesOf(RecordingHooks.OWNER)).changed(), "not an application class");
     }
 }

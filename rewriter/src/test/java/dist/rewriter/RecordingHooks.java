@@ -7,16 +7,19 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * Stub of the runtime's hook class with the contract's signatures: records every call and then does
- * what a single JVM does.
+ * The tests' stand-in for the runtime's hook class, with every hook of {@link RuntimeHooks}: records
+ * each call and then does what a single JVM does. The object-space hooks record in
+ * {@link ObjectSpaceCalls}, the others here.
  */
 public final class RecordingHooks {
+    static final String OWNER = RecordingHooks.class.getName().replace('.', '/');
     static final List<String> calls = new CopyOnWriteArrayList<>();
 
     private RecordingHooks() {}
 
     static void reset() {
         calls.clear();
+        ObjectSpaceCalls.reset();
     }
 
     /** The recorded calls of the given hooks, in order. */
@@ -51,6 +54,35 @@ public final class RecordingHooks {
 
     private static void record(String hook, Object... arguments) {
         calls.add(Stream.of(arguments).map(RecordingHooks::describe).collect(Collectors.joining(", ", hook + "(", ")")));
+    }
+
+    public static void written(Object target) {
+        ObjectSpaceCalls.record("written", target);
+    }
+
+    public static void staticFault(Class<?> type) {
+        ObjectSpaceCalls.record("staticFault", type);
+    }
+
+    public static boolean runClassInitializer(Class<?> type) {
+        ObjectSpaceCalls.record("runClassInitializer", type);
+        return ObjectSpaceCalls.runClassInitializers;
+    }
+
+    public static void beforeVolatileRead(Object target) {
+        ObjectSpaceCalls.record("beforeVolatileRead", target);
+    }
+
+    public static void afterVolatileRead() {
+        ObjectSpaceCalls.record("afterVolatileRead", null);
+    }
+
+    public static void beforeVolatileWrite() {
+        ObjectSpaceCalls.record("beforeVolatileWrite", null);
+    }
+
+    public static void afterVolatileWrite(Object target) {
+        ObjectSpaceCalls.record("afterVolatileWrite", target);
     }
 
     public static void monitorEntered(Object lock) {
@@ -142,8 +174,12 @@ public final class RecordingHooks {
         Thread.sleep(millis, nanos);
     }
 
+    /**
+     * An injected {@code hashCode()}'s and a {@code System.identityHashCode} call's: recorded as an
+     * object-space call, since describing the object here would call its {@code hashCode()} again.
+     */
     public static int identityHashCode(Object o) {
-        record("identityHashCode", o);
+        ObjectSpaceCalls.record("identityHashCode", o);
         return System.identityHashCode(o);
     }
 

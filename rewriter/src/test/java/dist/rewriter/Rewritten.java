@@ -9,24 +9,31 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import dist.rewriter.RewriteCounts.Kind;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
 import org.objectweb.asm.util.CheckClassAdapter;
 
 /**
  * A fresh class loader that defines a subject class and its nested classes rewritten for
- * {@link RecordingHooks} (each verified first), and everything else from the test's loader.
+ * {@link RecordingHooks} (each verified first), and everything else from the test's loader. The
+ * subjects are the application classes: they get the whole pipeline, the object space's rewrites too.
  */
 final class Rewritten extends ClassLoader {
-    static final String HOOKS = RecordingHooks.class.getName().replace('.', '/');
-    static final ConcurrencyRewriter REWRITER = new ConcurrencyRewriter(HOOKS, Rewritten::isThread);
+    /** What the concurrency visitors do; the object-space rewrites, which every subject gets, are checked elsewhere. */
+    private static final Set<Kind> CONCURRENCY = EnumSet.range(Kind.MONITOR_ENTER, Kind.RUNNABLE_LAMBDA);
 
     private final String root;
+    private final ClassRewriter rewriter;
     private final UnaryOperator<byte[]> beforeRewrite;
     private final UnaryOperator<byte[]> afterRewrite;
     private final Map<String, RewriteCounts> counts = new ConcurrentHashMap<>();
@@ -44,16 +51,25 @@ final class Rewritten extends ClassLoader {
     Rewritten(Class<?> root, UnaryOperator<byte[]> beforeRewrite, UnaryOperator<byte[]> afterRewrite) {
         super(Rewritten.class.getClassLoader());
         this.root = root.getName();
+        this.rewriter = rewriterFor(root);
         this.beforeRewrite = beforeRewrite;
         this.afterRewrite = afterRewrite;
     }
 
-    private static boolean isThread(String internalName) {
-        try {
-            return Thread.class.isAssignableFrom(Class.forName(internalName.replace('/', '.'), false, Rewritten.class.getClassLoader()));
-        } catch (ClassNotFoundException e) {
-            return false;
-        }
+    /** The pipeline for {@code root} and its nested classes, which are what a {@code Rewritten} defines. */
+    private static ClassRewriter rewriterFor(Class<?> root) {
+        String name = Type.getInternalName(root);
+        return LoadedClasses.OF_TESTS.rewriter(internalName -> internalName.equals(name) || internalName.startsWith(name + "$"));
+    }
+
+    /** The rewritten class file of {@code subject}, taken as {@link #rewrite(Class, byte[])} says. */
+    static byte[] rewrite(Class<?> subject) {
+        return rewrite(subject, bytesOf(subject));
+    }
+
+    /** {@code classFile} rewritten as the class {@code subject} and its nested classes are in a {@code Rewritten}. */
+    static byte[] rewrite(Class<?> subject, byte[] classFile) {
+        return rewriterFor(subject).rewrite(classFile).bytes();
     }
 
     static byte[] bytesOf(Class<?> type) {
@@ -97,7 +113,7 @@ final class Rewritten extends ClassLoader {
                 return loaded;
             }
             byte[] original = beforeRewrite.apply(bytesOf(name));
-            ConcurrencyRewriter.Result result = REWRITER.rewrite(original);
+            ClassRewriter.Result result = rewriter.rewrite(original);
             counts.put(name, result.counts());
             byte[] bytes = result.bytes() == null ? original : afterRewrite.apply(result.bytes());
             assertVerifies(bytes);
@@ -117,6 +133,17 @@ final class Rewritten extends ClassLoader {
     RewriteCounts counts(Class<?> original) {
         load(original);
         return counts.get(original.getName());
+    }
+
+    /** What the concurrency visitors did to a class loaded here, per kind that occurred. */
+    Map<Kind, Integer> concurrencyCounts(Class<?> original) {
+        Map<Kind, Integer> selected = new EnumMap<>(Kind.class);
+        counts(original).asMap().forEach((kind, count) -> {
+            if (CONCURRENCY.contains(kind)) {
+                selected.put(kind, count);
+            }
+        });
+        return selected;
     }
 
     /** Runs a public static method of the rewritten root class; exceptions come out unwrapped. */

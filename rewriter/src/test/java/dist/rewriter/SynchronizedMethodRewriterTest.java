@@ -94,7 +94,7 @@ class SynchronizedMethodRewriterTest {
                 "monitorEntered(class Counter, held)", "monitorExit(class Counter, not held)"),
                 RecordingHooks.calls);
         assertEquals(Map.of(Kind.SYNCHRONIZED_METHOD, 5, Kind.MONITOR_ENTER, 5, Kind.MONITOR_EXIT, 10),
-                subject.counts(Counter.class).asMap());
+                subject.concurrencyCounts(Counter.class));
     }
 
     @Test
@@ -136,7 +136,7 @@ class SynchronizedMethodRewriterTest {
 
     @Test
     void wrappersUnlockTheValueTheyLockedSoTheJitCanMatchThem() {
-        byte[] rewritten = Rewritten.REWRITER.rewrite(Rewritten.bytesOf(Counter.class)).bytes();
+        byte[] rewritten = Rewritten.rewrite(Counter.class);
         assertEquals(5, MonitorBalance.monitorEnters(rewritten));
         assertEquals(List.of(), MonitorBalance.problems(rewritten));
     }
@@ -150,8 +150,8 @@ class SynchronizedMethodRewriterTest {
                 "monitorEntered(Object, held)"), RecordingHooks.callsOf("monitorEntered").stream()
                         .map(call -> call.replaceAll("java\\.lang\\.Object@\\p{XDigit}+", "Object")).toList());
         assertEquals(Map.of(Kind.SYNCHRONIZED_METHOD, 2, Kind.MONITOR_ENTER, 3, Kind.MONITOR_EXIT, 6),
-                subject.counts(VersionAgnostic.class).asMap());
+                subject.concurrencyCounts(VersionAgnostic.class));
         assertEquals(List.of(), MonitorBalance.problems(
-                Rewritten.REWRITER.rewrite(Rewritten.withVersion(Rewritten.bytesOf(VersionAgnostic.class), version)).bytes()));
+                Rewritten.rewrite(VersionAgnostic.class, Rewritten.withVersion(Rewritten.bytesOf(VersionAgnostic.class), version))));
     }
 }
