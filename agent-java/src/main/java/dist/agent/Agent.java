@@ -1,6 +1,6 @@
 package dist.agent;
 
-import dist.gos.ObjectSpace;
+import dist.objectspace.ObjectSpace;
 import dist.node.HomeNode;
 import dist.node.StartupException;
 import dist.node.WorkerNode;
@@ -28,7 +28,7 @@ public final class Agent {
 
     /**
      * The object space reads a Thread's task and gives copies of Thread subclasses a thread state
-     * (dist.gos.ThreadTasks, Instances): that needs java.lang's private fields, opened to dist only.
+     * (dist.objectspace.ThreadTasks, Instances): that needs java.lang's private fields, opened to dist only.
      */
     private static void openThreadInternals(Instrumentation instrumentation) {
         Module distModule = Agent.class.getModule();

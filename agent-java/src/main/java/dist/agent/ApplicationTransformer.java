@@ -1,6 +1,6 @@
 package dist.agent;
 
-import dist.gos.Hooks;
+import dist.objectspace.Hooks;
 import dist.node.StartupException;
 import dist.rewriter.ApplicationClasses;
 import dist.rewriter.ConcurrencyRewriter;

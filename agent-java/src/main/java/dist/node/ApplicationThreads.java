@@ -13,7 +13,7 @@ public final class ApplicationThreads {
 
     private ApplicationThreads() {}
 
-    /** A thread that application code started here (through {@code dist.gos.Hooks.start}). */
+    /** A thread that application code started here (through {@code dist.objectspace.Hooks.start}). */
     public static void started(Thread thread) {
         RAN.add(record(thread, "started"));
     }

@@ -7,7 +7,7 @@ import dist.coordinator.MembershipSettings;
 import dist.coordinator.proto.NodeInfo;
 import dist.coordinator.proto.NodeState;
 import dist.coordinator.proto.Role;
-import dist.gos.ObjectSpace;
+import dist.objectspace.ObjectSpace;
 import dist.node.proto.NodeMessageType;
 import dist.node.proto.NodeReport;
 import dist.node.proto.ReportRequest;
