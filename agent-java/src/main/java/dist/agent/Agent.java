@@ -1,9 +1,10 @@
 package dist.agent;
 
-import dist.objectspace.ObjectSpace;
+import dist.node.AgentOptions;
 import dist.node.HomeNode;
 import dist.node.StartupException;
 import dist.node.WorkerNode;
+import dist.objectspace.ObjectSpace;
 import dist.transport.Log;
 import dist.transport.TransportException;
 import java.lang.instrument.Instrumentation;

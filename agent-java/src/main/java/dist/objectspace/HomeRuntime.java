@@ -3,10 +3,14 @@ package dist.objectspace;
 import dist.coordinator.Membership;
 import dist.coordinator.proto.NodeInfo;
 import dist.coordinator.proto.NodeState;
-import dist.node.ApplicationThreads;
-import dist.node.Exits;
+import dist.exit.Exits;
+import dist.io.HomeInput;
+import dist.io.HomeOutput;
 import dist.node.proto.NodeMessageType;
 import dist.node.proto.SpaceMessage;
+import dist.report.ApplicationThreads;
+import dist.report.RunStops;
+import dist.report.ThreadPlacement;
 import dist.transport.Endpoint;
 import dist.transport.Inbound;
 import dist.transport.Log;
@@ -24,7 +28,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The home's object-space runtime: places application threads, serves workers' releases,
- * refreshes, statics and monitor operations, prints what placed threads print, and stands in for
+ * refreshes, statics and monitor operations, and stands in for
  * the logical threads it placed elsewhere ({@code join}, {@code isAlive}, {@code interrupt}).
  */
 final class HomeRuntime {
@@ -74,9 +78,14 @@ final class HomeRuntime {
         endpoint.register(NodeMessageType.SPACE_MONITOR_VALUE, m -> m.kind() == Kind.REQUEST ? monitor(m)
                 : CompletableFuture.completedFuture(oneWay(m, () -> monitor(m))));
         endpoint.registerImmediate(NodeMessageType.SPACE_INTERRUPT_VALUE, this::interruptDelegate);
-        endpoint.registerImmediate(NodeMessageType.SPACE_OUTPUT_VALUE, this::output);
+        HomeOutput output = new HomeOutput(out, err);
+        endpoint.registerImmediate(NodeMessageType.SPACE_OUTPUT_VALUE, m -> {
+            output.write(SpaceMessages.bytes(m));
+            return SpaceMessages.wrap(new byte[0]);
+        });
         endpoint.registerImmediate(NodeMessageType.SPACE_STOP_VALUE, this::stop);
-        HomeInput.serve(endpoint);
+        HomeInput input = new HomeInput();
+        endpoint.register(NodeMessageType.SPACE_INPUT_VALUE, m -> input.request(SpaceMessages.bytes(m)).thenApply(SpaceMessages::wrap));
     }
 
     // ---- threads --------------------------------------------------------------------------
@@ -372,14 +381,6 @@ final class HomeRuntime {
     }
 
     // ---- home-only things -------------------------------------------------------------------
-
-    private SpaceMessage output(Inbound message) {
-        byte[] bytes = SpaceMessages.bytes(message);
-        PrintStream stream = bytes[0] == 2 ? err : out;
-        stream.write(bytes, 1, bytes.length - 1);
-        stream.flush();
-        return SpaceMessages.wrap(new byte[0]);
-    }
 
     private SpaceMessage stop(Inbound message) throws IOException {
         DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(SpaceMessages.bytes(message)));

@@ -2,6 +2,7 @@ package dist.objectspace;
 
 import dist.objectspace.Twin.Change;
 import dist.objectspace.WireReader.Arrived;
+import dist.report.NodeCounters;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

@@ -1,6 +1,7 @@
 package dist.objectspace;
 
-import dist.node.ApplicationThreads;
+import dist.report.ApplicationThreads;
+import dist.report.ThreadPlacement;
 
 /**
  * The runtime side of the rewriter's single-system-image transformations: rewritten application

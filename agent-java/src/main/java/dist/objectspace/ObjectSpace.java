@@ -45,4 +45,37 @@ public final class ObjectSpace {
             home.nodeChanged(node);
         }
     }
+
+    /**
+     * Frees what the program no longer reaches, for a report of what is held: full collections,
+     * and on a worker, the home told which copies went (which may free masters there).
+     */
+    public static void collectGarbage() throws InterruptedException {
+        WorkerRuntime worker = Hooks.worker;
+        if (worker != null) {
+            worker.collector().settle();
+        }
+        System.gc();
+        HomeRuntime home = Hooks.home;
+        if (home != null) {
+            home.awaitCollected();
+        }
+    }
+
+    /** Shared things whose master is here (at the home) and copies held here (on a worker). */
+    public static long homedObjects() {
+        HomeRuntime home = Hooks.home;
+        return home == null ? 0 : home.homedObjects();
+    }
+
+    public static long cachedCopies() {
+        WorkerRuntime worker = Hooks.worker;
+        return worker == null ? 0 : worker.space().copyCount();
+    }
+
+    /** Copies freed on this worker that the home has not forgotten yet. */
+    public static long tombstones() {
+        WorkerRuntime worker = Hooks.worker;
+        return worker == null ? 0 : worker.space().tombstoneCount();
+    }
 }

@@ -2,6 +2,7 @@ package dist.objectspace;
 
 import com.google.protobuf.ByteString;
 import dist.node.proto.SpaceMessage;
+import dist.report.NodeCounters;
 import dist.transport.Endpoint;
 import dist.transport.Inbound;
 import java.time.Duration;

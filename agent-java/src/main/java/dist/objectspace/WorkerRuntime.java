@@ -1,16 +1,16 @@
 package dist.objectspace;
 
-import dist.node.ApplicationThreads;
-import dist.node.Exits;
+import dist.exit.Exits;
+import dist.io.WorkerStreams;
 import dist.node.proto.NodeMessageType;
+import dist.report.ApplicationThreads;
+import dist.report.NodeCounters;
 import dist.transport.Endpoint;
 import dist.transport.Inbound;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -22,8 +22,7 @@ import java.util.function.Supplier;
 
 /**
  * A worker's object-space runtime: runs the threads the home places here, keeps their copies
- * coherent at acquire and release, takes shared monitors at the home, and sends what the threads
- * print to the home.
+ * coherent at acquire and release, and takes shared monitors at the home.
  */
 final class WorkerRuntime {
     private final Endpoint endpoint;
@@ -78,9 +77,7 @@ final class WorkerRuntime {
             return SpaceMessages.wrap(new byte[] {(byte) state.ordinal()});
         });
         StalenessBound.start(this::tick);
-        System.setOut(new PrintStream(new RemoteOutput(1), true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(new RemoteOutput(2), true, StandardCharsets.UTF_8));
-        System.setIn(new RemoteInput(endpoint, home));
+        WorkerStreams.redirect(new HomeConnection(endpoint, home));
     }
 
     WorkerSpace space() {
@@ -459,33 +456,5 @@ final class WorkerRuntime {
             // The home is gone already: the run is ending, and this worker with it.
         }
         Exits.awaitExit(); // the home ends the run, and this worker with it
-    }
-
-    /** System.out/err of this worker, sent to the home in order (one connection, one sender). */
-    private final class RemoteOutput extends java.io.OutputStream {
-        private final PrintStream ownError = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true);
-        private final byte stream;
-
-        RemoteOutput(int stream) {
-            this.stream = (byte) stream;
-        }
-
-        @Override
-        public void write(int b) {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            byte[] message = new byte[len + 1];
-            message[0] = stream;
-            System.arraycopy(b, off, message, 1, len);
-            try {
-                SpaceMessages.send(endpoint, home.get(), NodeMessageType.SPACE_OUTPUT_VALUE, message);
-            } catch (RuntimeException e) {
-                // The home is gone (the run is ending): this worker's own error stream is all there is.
-                ownError.write(b, off, len);
-            }
-        }
     }
 }

@@ -1,4 +1,4 @@
-package dist.node;
+package dist.exit;
 
 import dist.transport.Log;
 

@@ -1,4 +1,4 @@
-package dist.node;
+package dist.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package dist.node;
+package dist.report;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dist.objectspace;
+package dist.report;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -12,7 +12,7 @@ public final class RunStops {
 
     private RunStops() {}
 
-    static void record(int node, int status, String why) {
+    public static void record(int node, int status, String why) {
         STOPS.add("node " + node + " ended the run with status " + status + (why.isEmpty() ? "" : ": " + why));
     }
 

@@ -1,4 +1,4 @@
-package dist.node;
+package dist.report;
 
 import dist.node.proto.NodeReport;
 import dist.node.proto.ThreadRecord;
@@ -14,12 +14,12 @@ import java.util.List;
  * fields; readers must ignore fields they do not know, and {@code version} changes only when a
  * field changes meaning or disappears.
  */
-final class RunReport {
+public final class RunReport {
     static final int VERSION = 1;
 
     private RunReport() {}
 
-    static void write(Path file, Instant started, List<NodeReport> nodes, List<String> unreachable) throws IOException {
+    public static void write(Path file, Instant started, List<NodeReport> nodes, List<String> unreachable) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);

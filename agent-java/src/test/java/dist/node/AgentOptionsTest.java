@@ -1,4 +1,4 @@
-package dist.agent;
+package dist.node;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,6 +1,5 @@
-package dist.objectspace;
+package dist.report;
 
-import dist.node.BoundedRecords;
 import java.util.List;
 
 /** Where each application thread this node started ran, and why: for the run report. */
@@ -9,7 +8,7 @@ public final class ThreadPlacement {
 
     private ThreadPlacement() {}
 
-    static void record(String decision) {
+    public static void record(String decision) {
         DECISIONS.add(decision);
     }
 

@@ -1,4 +1,4 @@
-package dist.node;
+package dist.report;
 
 import dist.node.proto.ThreadRecord;
 import java.util.List;
@@ -24,24 +24,24 @@ public final class ApplicationThreads {
     }
 
     /** The thread that runs {@code main}. */
-    static void main(Thread thread) {
+    public static void main(Thread thread) {
         RAN.add(record(thread, "main"));
     }
 
     /** A dist thread that ran application code on request of another node. */
     @SuppressWarnings("deprecation") // getId: threadId() is Java 19+, and dist runs on 17
-    static void invocation(Thread thread) {
+    public static void invocation(Thread thread) {
         if (INVOCATIONS.add(thread.getId())) {
             RAN.add(record(thread, "invocation"));
         }
     }
 
-    static List<ThreadRecord> all() {
+    public static List<ThreadRecord> all() {
         return RAN.listed();
     }
 
     /** Threads that ran after those {@link #all} lists. */
-    static long notListed() {
+    public static long notListed() {
         return RAN.notListed();
     }
 

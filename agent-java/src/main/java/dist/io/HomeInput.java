@@ -1,10 +1,6 @@
-package dist.objectspace;
+package dist.io;
 
-import dist.node.proto.NodeMessageType;
-import dist.node.proto.SpaceMessage;
-import dist.transport.Endpoint;
 import dist.transport.Handler;
-import dist.transport.Inbound;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -24,7 +20,7 @@ import java.util.concurrent.Executors;
  * {@code [END]} at the end of the input, or {@code [FAILED][UTF-8 message]} when the home's read or
  * close threw an {@code IOException}.
  */
-final class HomeInput {
+public final class HomeInput {
     static final byte READ = 0;
     static final byte CLOSE = 1;
     static final byte DATA = 0;
@@ -39,13 +35,6 @@ final class HomeInput {
         return t;
     });
 
-    private HomeInput() {}
-
-    static void serve(Endpoint endpoint) {
-        HomeInput input = new HomeInput();
-        endpoint.register(NodeMessageType.SPACE_INPUT_VALUE, input::request);
-    }
-
     static byte[] readRequest(int max) {
         return ByteBuffer.allocate(1 + Integer.BYTES).put(READ).putInt(max).array();
     }
@@ -54,8 +43,8 @@ final class HomeInput {
         return new byte[] {CLOSE};
     }
 
-    private CompletableFuture<SpaceMessage> request(Inbound message) throws Handler.RefusedException {
-        byte[] request = SpaceMessages.bytes(message);
+    /** Answers a worker's request, once the reads asked before it are answered. */
+    public CompletableFuture<byte[]> request(byte[] request) throws Handler.RefusedException {
         if (request.length == 1 && request[0] == CLOSE) {
             return CompletableFuture.supplyAsync(HomeInput::close, reads);
         }
@@ -69,34 +58,34 @@ final class HomeInput {
     }
 
     /** The home's System.in at the time of the read: a program that set it in main reads the same everywhere. */
-    private static SpaceMessage read(int max) {
+    private static byte[] read(int max) {
         byte[] reply = new byte[1 + max];
         try {
             int read = System.in.read(reply, 1, max);
             if (read < 0) {
-                return SpaceMessages.wrap(new byte[] {END});
+                return new byte[] {END};
             }
             reply[0] = DATA;
-            return SpaceMessages.wrap(Arrays.copyOf(reply, 1 + read));
+            return Arrays.copyOf(reply, 1 + read);
         } catch (IOException e) {
             return failed(e);
         }
     }
 
-    private static SpaceMessage close() {
+    private static byte[] close() {
         try {
             System.in.close();
-            return SpaceMessages.wrap(new byte[] {DATA});
+            return new byte[] {DATA};
         } catch (IOException e) {
             return failed(e);
         }
     }
 
-    private static SpaceMessage failed(IOException e) {
+    private static byte[] failed(IOException e) {
         byte[] text = String.valueOf(e.getMessage()).getBytes(StandardCharsets.UTF_8);
         byte[] reply = new byte[1 + text.length];
         reply[0] = FAILED;
         System.arraycopy(text, 0, reply, 1, text.length);
-        return SpaceMessages.wrap(reply);
+        return reply;
     }
 }

@@ -1,12 +1,10 @@
-package dist.objectspace;
+package dist.io;
 
 import dist.node.proto.NodeMessageType;
-import dist.transport.Endpoint;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
  * A worker's {@code System.in}: the home's. Each read asks the home for what one read of its
@@ -16,11 +14,9 @@ import java.util.function.Supplier;
  * {@code available()} answers 0 (nothing is known to be here without asking the home).
  */
 final class RemoteInput extends InputStream {
-    private final Endpoint endpoint;
-    private final Supplier<String> home;
+    private final HomeLink home;
 
-    RemoteInput(Endpoint endpoint, Supplier<String> home) {
-        this.endpoint = endpoint;
+    RemoteInput(HomeLink home) {
         this.home = home;
     }
 
@@ -54,8 +50,7 @@ final class RemoteInput extends InputStream {
     private byte[] ask(byte[] request) throws IOException {
         byte[] reply;
         try {
-            reply = SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_INPUT_VALUE, request,
-                    SpaceMessages.BLOCKING);
+            reply = home.call(NodeMessageType.SPACE_INPUT_VALUE, request);
         } catch (RuntimeException e) {
             throw new IOException("System.in is the home's, and reading it failed: " + e.getMessage(), e);
         }

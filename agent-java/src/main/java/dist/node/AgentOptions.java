@@ -1,4 +1,4 @@
-package dist.agent;
+package dist.node;
 
 import java.nio.file.Path;
 import java.time.Duration;
