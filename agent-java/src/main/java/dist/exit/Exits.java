@@ -4,6 +4,11 @@ import dist.transport.Log;
 
 /** Ends this JVM from any thread, without waiting on the thread that asked (it may be the transport loop). */
 public final class Exits {
+    /**
+     * The run's status when dist cannot run it coherently on some node (an object it cannot share,
+     * a native call on a worker, a release the home cannot apply): {@code EX_SOFTWARE} of sysexits.h.
+     */
+    public static final int CANNOT_RUN_COHERENTLY = 70;
     private static final long HALT_AFTER_MILLIS = 3_000;
 
     private Exits() {}

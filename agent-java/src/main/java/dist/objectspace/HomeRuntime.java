@@ -140,7 +140,8 @@ final class HomeRuntime {
             SpaceMessages.call(endpoint, node.getAddress(), NodeMessageType.SPACE_THREAD_START_VALUE, message,
                     java.time.Duration.ofSeconds(30));
         } catch (RuntimeException e) {
-            endRun(node.getId(), 70, "thread " + thread.getName() + " could not be started on node " + node.getId()
+            endRun(node.getId(), Exits.CANNOT_RUN_COHERENTLY, "thread " + thread.getName()
+                    + " could not be started on node " + node.getId()
                     + ": " + e.getMessage());
             Exits.awaitExit();
         }
@@ -313,7 +314,7 @@ final class HomeRuntime {
         try {
             work.run();
         } catch (IOException | RuntimeException e) {
-            endRun(message.sender(), 70, "the home cannot apply what node " + message.sender()
+            endRun(message.sender(), Exits.CANNOT_RUN_COHERENTLY, "the home cannot apply what node " + message.sender()
                     + " sent, so the run cannot go on coherently: " + e);
         }
         return SpaceMessages.wrap(new byte[0]);

@@ -1,5 +1,6 @@
 package dist.objectspace;
 
+import dist.exit.Exits;
 import dist.report.ApplicationThreads;
 import dist.report.ThreadPlacement;
 
@@ -265,9 +266,10 @@ public final class Hooks {
     private static void refuseOnWorker(Thread thread, String operation) {
         WorkerRuntime w = worker;
         if (w != null && w.space().isCopy(thread)) {
-            w.stop(70, "thread " + Thread.currentThread().getName() + " on a worker called " + operation + " on thread "
-                    + thread.getName() + ", which runs on another node; only threads at the home can do that to a thread"
-                    + " on another node (start and join such threads from main, or run the program with --nodes 1)");
+            w.stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + Thread.currentThread().getName() + " on a worker called "
+                    + operation + " on thread " + thread.getName() + ", which runs on another node; only threads at the"
+                    + " home can do that to a thread on another node (start and join such threads from main, or run the"
+                    + " program with --nodes 1)");
         }
     }
 
@@ -282,7 +284,8 @@ public final class Hooks {
     public static void nativeMethod(Class<?> owner, String name) {
         WorkerRuntime w = worker;
         if (w != null) {
-            w.stop(70, "thread " + Thread.currentThread().getName() + " on a worker called native method "
+            w.stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + Thread.currentThread().getName()
+                    + " on a worker called native method "
                     + owner.getName() + "." + name + "; native methods of application classes run only at the home,"
                     + " where their library and native state are (make the native calls from main, or run the program"
                     + " with --nodes 1)");

@@ -139,7 +139,8 @@ final class WorkerRuntime {
                 }
             });
         } catch (RuntimeException e) {
-            stop(70, "thread " + name + " on node " + endpoint.nodeId() + " cannot end coherently: " + reason(e));
+            stop(Exits.CANNOT_RUN_COHERENTLY,
+                    "thread " + name + " on node " + endpoint.nodeId() + " cannot end coherently: " + reason(e));
         } finally {
             running.remove(id);
         }
@@ -187,7 +188,8 @@ final class WorkerRuntime {
             refreshNow();
         } catch (RuntimeException e) {
             // The tick carries what the placed threads wrote: the failure is theirs, so name them.
-            stop(70, "thread " + String.join(", ", running.values().stream().map(Thread::getName).toList()) + " on node "
+            stop(Exits.CANNOT_RUN_COHERENTLY, "thread "
+                    + String.join(", ", running.values().stream().map(Thread::getName).toList()) + " on node "
                     + endpoint.nodeId() + " cannot go on coherently: " + reason(e));
         }
     }
@@ -333,7 +335,7 @@ final class WorkerRuntime {
         try {
             return operation.get();
         } catch (RuntimeException e) {
-            stop(70, "thread " + currentThread().getName() + " on node " + endpoint.nodeId()
+            stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + currentThread().getName() + " on node " + endpoint.nodeId()
                     + " cannot go on coherently: " + reason(e));
             throw e; // not reached: stop waits for the end of the run
         }
