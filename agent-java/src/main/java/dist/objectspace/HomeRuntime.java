@@ -2,70 +2,45 @@ package dist.objectspace;
 
 import dist.coordinator.Membership;
 import dist.coordinator.proto.NodeInfo;
-import dist.coordinator.proto.NodeState;
 import dist.exit.Exits;
 import dist.io.HomeInput;
 import dist.io.HomeOutput;
 import dist.node.proto.NodeMessageType;
 import dist.node.proto.SpaceMessage;
 import dist.report.ApplicationThreads;
-import dist.report.RunStops;
 import dist.report.ThreadPlacement;
 import dist.transport.Endpoint;
 import dist.transport.Inbound;
-import dist.transport.Log;
 import dist.transport.proto.Kind;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The home's object-space runtime: places application threads, serves workers' releases,
- * refreshes, statics and monitor operations, and stands in for
- * the logical threads it placed elsewhere ({@code join}, {@code isAlive}, {@code interrupt}).
+ * The home's object-space runtime: serves workers' releases, refreshes and statics, starts
+ * application threads where {@link PlacementPolicy} says, and hands monitor operations to the
+ * {@link Delegates}, the logical threads it placed elsewhere to {@link PlacedThreads}, and a run
+ * that cannot go on to {@link RunEnd}.
  */
 final class HomeRuntime {
     private final Endpoint endpoint;
-    private final Membership membership;
     private final HomeSpace space;
-    private final PrintStream out;
-    private final PrintStream err;
-    /** Every placed thread the program still reaches, ended ones included (join, isAlive and getState answer for them). */
-    private final WeakIdentityMap<Thread, Placed> placedByThread = new WeakIdentityMap<>();
-    /** The placed threads that have not ended, by id. */
-    private final Map<Long, Placed> placedById = new HashMap<>();
-    private final Map<Long, Delegate> delegates = new HashMap<>();
-    private final List<Thread> startedHere = new ArrayList<>();
-    /** The thread that runs {@code main} (null when dist was attached late): it counts as the home's load. */
-    private final Thread mainThread;
-    private int nextChoice;
-
-    /** A thread placed on a worker, as the home sees it; once ended, it lets go of the thread. */
-    private static final class Placed {
-        Thread shell;
-        final NodeInfo node;
-        boolean ended;
-
-        Placed(Thread shell, NodeInfo node) {
-            this.shell = shell;
-            this.node = node;
-        }
-    }
+    private final PlacedThreads placed;
+    private final PlacementPolicy placement;
+    private final Delegates delegates;
+    private final RunEnd runEnd;
 
     HomeRuntime(Endpoint endpoint, Membership membership, ClassLoader loader, Thread mainThread) {
         this.endpoint = endpoint;
-        this.mainThread = mainThread;
-        this.membership = membership;
         this.space = new HomeSpace(endpoint.nodeId(), loader);
-        this.out = System.out;
-        this.err = System.err;
+        this.placed = new PlacedThreads(endpoint);
+        this.placement = new PlacementPolicy(membership, endpoint.nodeId(), mainThread, placed);
+        this.delegates = new Delegates(space);
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        this.runEnd = new RunEnd(out, err);
         endpoint.registerImmediate(NodeMessageType.SPACE_THREAD_END_VALUE, m -> oneWay(m, () -> threadEnded(m)));
         endpoint.registerImmediate(NodeMessageType.SPACE_FLUSH_VALUE,
                 m -> oneWay(m, () -> space.applyRelease(m.sender(), space.read(m.sender(), SpaceMessages.bytes(m)))));
@@ -75,17 +50,18 @@ final class HomeRuntime {
                 m -> SpaceMessages.wrap(space.write(m.sender(), w -> space.writeVolatileReadRefresh(m.sender(), w))));
         endpoint.register(NodeMessageType.SPACE_STATICS_VALUE, m -> CompletableFuture.supplyAsync(() -> statics(m)));
         // Enters and waits are answered; exits (with their release) and notifies travel one way.
-        endpoint.register(NodeMessageType.SPACE_MONITOR_VALUE, m -> m.kind() == Kind.REQUEST ? monitor(m)
-                : CompletableFuture.completedFuture(oneWay(m, () -> monitor(m))));
-        endpoint.registerImmediate(NodeMessageType.SPACE_INTERRUPT_VALUE, this::interruptDelegate);
+        endpoint.register(NodeMessageType.SPACE_MONITOR_VALUE, m -> m.kind() == Kind.REQUEST ? delegates.monitor(m)
+                : CompletableFuture.completedFuture(oneWay(m, () -> delegates.monitor(m))));
+        endpoint.registerImmediate(NodeMessageType.SPACE_INTERRUPT_VALUE, delegates::interruptDelegate);
         HomeOutput output = new HomeOutput(out, err);
         endpoint.registerImmediate(NodeMessageType.SPACE_OUTPUT_VALUE, m -> {
             output.write(SpaceMessages.bytes(m));
             return SpaceMessages.wrap(new byte[0]);
         });
-        endpoint.registerImmediate(NodeMessageType.SPACE_STOP_VALUE, this::stop);
+        endpoint.registerImmediate(NodeMessageType.SPACE_STOP_VALUE, runEnd::requested);
         HomeInput input = new HomeInput();
-        endpoint.register(NodeMessageType.SPACE_INPUT_VALUE, m -> input.request(SpaceMessages.bytes(m)).thenApply(SpaceMessages::wrap));
+        endpoint.register(NodeMessageType.SPACE_INPUT_VALUE,
+                m -> input.request(SpaceMessages.bytes(m)).thenApply(SpaceMessages::wrap));
     }
 
     // ---- threads --------------------------------------------------------------------------
@@ -93,7 +69,7 @@ final class HomeRuntime {
     /** Starts an application thread where the placement policy says; every decision is recorded. */
     @SuppressWarnings("deprecation") // getId: threadId() is Java 19+
     void start(Thread thread) {
-        NodeInfo node = choose();
+        NodeInfo node = placement.choose();
         if (node.getId() != endpoint.nodeId()) {
             try {
                 byte[] message = space.write(node.getId(), w -> {
@@ -110,11 +86,7 @@ final class HomeRuntime {
                         throw new UncheckedIOException(e);
                     }
                 });
-                Placed placed = new Placed(thread, node);
-                synchronized (this) {
-                    placedByThread.put(thread, placed);
-                    placedById.put(thread.getId(), placed);
-                }
+                placed.placed(thread, node);
                 startThere(thread, node, message);
                 return;
             } catch (UnsharableException e) {
@@ -123,9 +95,7 @@ final class HomeRuntime {
         } else {
             ThreadPlacement.record(thread.getName() + ": node " + node.getId() + " (home)");
         }
-        synchronized (this) {
-            startedHere.add(thread);
-        }
+        placement.startedHere(thread);
         thread.start();
         ApplicationThreads.started(thread);
     }
@@ -140,43 +110,29 @@ final class HomeRuntime {
             SpaceMessages.call(endpoint, node.getAddress(), NodeMessageType.SPACE_THREAD_START_VALUE, message,
                     java.time.Duration.ofSeconds(30));
         } catch (RuntimeException e) {
-            endRun(node.getId(), Exits.CANNOT_RUN_COHERENTLY, "thread " + thread.getName()
-                    + " could not be started on node " + node.getId()
-                    + ": " + e.getMessage());
+            runEnd.endRun(node.getId(), Exits.CANNOT_RUN_COHERENTLY, "thread " + thread.getName()
+                    + " could not be started on node " + node.getId() + ": " + e.getMessage());
             Exits.awaitExit();
         }
         ThreadPlacement.record(thread.getName() + ": node " + node.getId());
     }
 
-    /**
-     * The least-loaded alive node, round-robin among equals; the home is one of them. A node's load
-     * is the application threads running there, the home's {@code main} included: a program whose
-     * main starts three threads and computes a fourth share itself has four busy threads.
-     */
-    private synchronized NodeInfo choose() {
-        List<NodeInfo> nodes = new ArrayList<>(membership.alive());
-        nodes.sort(Comparator.comparingInt(NodeInfo::getId));
-        Map<Integer, Integer> load = new HashMap<>();
-        startedHere.removeIf(t -> !t.isAlive());
-        load.put(endpoint.nodeId(), startedHere.size() + (mainThread != null && mainThread.isAlive() ? 1 : 0));
-        for (Placed placed : placedById.values()) {
-            if (!placed.ended) {
-                load.merge(placed.node.getId(), 1, Integer::sum);
-            }
-        }
-        int least = Integer.MAX_VALUE;
-        for (NodeInfo node : nodes) {
-            least = Math.min(least, load.getOrDefault(node.getId(), 0));
-        }
-        for (int i = 0; i < nodes.size(); i++) {
-            NodeInfo candidate = nodes.get((nextChoice + i) % nodes.size());
-            if (load.getOrDefault(candidate.getId(), 0) == least) {
-                nextChoice = (nextChoice + i + 1) % nodes.size();
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("no alive node, not even the home");
+    /** The logical threads placed elsewhere: {@code join}, {@code isAlive}, {@code getState}, {@code interrupt}. */
+    PlacedThreads placed() {
+        return placed;
     }
+
+    private void threadEnded(Inbound message) throws IOException {
+        WireReader reader = space.read(message.sender(), SpaceMessages.bytes(message));
+        DataInputStream in = reader.body();
+        long id = in.readLong();
+        Throwable uncaught = in.readBoolean() ? UncaughtExceptions.read(in, space.loader()) : null;
+        space.applyRelease(message.sender(), reader);
+        delegates.threadEnded(id);
+        placed.threadEnded(id, uncaught);
+    }
+
+    // ---- object space -----------------------------------------------------------------------
 
     void written(Object master) {
         space.written(master);
@@ -199,106 +155,6 @@ final class HomeRuntime {
         return space.identityHash(object);
     }
 
-    synchronized boolean isPlaced(Thread thread) {
-        return placedByThread.get(thread) != null;
-    }
-
-    synchronized boolean isAlive(Thread thread) {
-        Placed placed = placedByThread.get(thread);
-        return placed == null ? thread.isAlive() : !placed.ended;
-    }
-
-    /** Joins a placed thread: returns when it ended or after {@code millis} (0: no limit). */
-    synchronized void join(Thread thread, long millis) throws InterruptedException {
-        Placed placed = placedByThread.get(thread);
-        long deadline = System.currentTimeMillis() + millis;
-        while (!placed.ended) {
-            long left = millis == 0 ? 0 : deadline - System.currentTimeMillis();
-            if (millis != 0 && left <= 0) {
-                return;
-            }
-            wait(left);
-        }
-    }
-
-    /** The state of a placed thread, asked of the node it runs on. */
-    @SuppressWarnings("deprecation")
-    Thread.State threadState(Thread thread) {
-        Placed placed;
-        synchronized (this) {
-            placed = placedByThread.get(thread);
-            if (placed.ended) {
-                return Thread.State.TERMINATED;
-            }
-        }
-        byte[] state = SpaceMessages.call(endpoint, placed.node.getAddress(), NodeMessageType.SPACE_THREAD_STATE_VALUE,
-                SpaceMessages.longBytes(thread.getId()), java.time.Duration.ofSeconds(30));
-        synchronized (this) {
-            return placed.ended ? Thread.State.TERMINATED : Thread.State.values()[state[0]];
-        }
-    }
-
-    @SuppressWarnings("deprecation")
-    void interrupt(Thread thread) {
-        Placed placed;
-        synchronized (this) {
-            placed = placedByThread.get(thread);
-        }
-        if (placed.ended) {
-            return;
-        }
-        // The thread's node interrupts it; if it is in a wait on a shared object, it passes the
-        // interrupt on to its delegate here (only it knows whether the interrupt was consumed).
-        SpaceMessages.send(endpoint, placed.node.getAddress(), NodeMessageType.SPACE_INTERRUPT_VALUE,
-                SpaceMessages.longBytes(thread.getId()));
-    }
-
-    private void threadEnded(Inbound message) throws IOException {
-        WireReader reader = space.read(message.sender(), SpaceMessages.bytes(message));
-        DataInputStream in = reader.body();
-        long id = in.readLong();
-        Throwable uncaught = in.readBoolean() ? UncaughtExceptions.read(in, space.loader()) : null;
-        space.applyRelease(message.sender(), reader);
-        Placed placed;
-        Delegate delegate;
-        synchronized (this) {
-            placed = placedById.get(id);
-            delegate = delegates.remove(id);
-        }
-        if (delegate != null) {
-            delegate.submit(new Delegate.Command(Delegate.Op.END, null, 0, null, new CompletableFuture<>()));
-        }
-        if (uncaught == null) {
-            ended(placed, id);
-            return;
-        }
-        // The thread's handler (its own, else its group's, which calls the default one or prints
-        // the stack trace) runs here, where the logical thread is, before a join of the thread
-        // returns, as on one JVM. It is the program's code and may block, which this reader thread
-        // must not: it runs on a thread of its own, named as the logical thread.
-        Thread shell = placed.shell;
-        Thread handler = new Thread(() -> {
-            try {
-                shell.getUncaughtExceptionHandler().uncaughtException(shell, uncaught);
-            } catch (Throwable ignored) {
-                // the JVM ignores what an uncaught-exception handler throws
-            } finally {
-                ended(placed, id);
-            }
-        }, shell.getName());
-        handler.start();
-    }
-
-    /** The logical thread ended: joins return, and nothing here keeps its Thread any more. */
-    private synchronized void ended(Placed placed, long id) {
-        placed.ended = true;
-        placed.shell = null;
-        placedById.remove(id);
-        notifyAll();
-    }
-
-    // ---- object space -----------------------------------------------------------------------
-
     /** What the home does for a one-way message, on the reader thread of its connection, in the order sent. */
     @FunctionalInterface
     private interface OneWayWork {
@@ -314,8 +170,8 @@ final class HomeRuntime {
         try {
             work.run();
         } catch (IOException | RuntimeException e) {
-            endRun(message.sender(), Exits.CANNOT_RUN_COHERENTLY, "the home cannot apply what node " + message.sender()
-                    + " sent, so the run cannot go on coherently: " + e);
+            runEnd.endRun(message.sender(), Exits.CANNOT_RUN_COHERENTLY, "the home cannot apply what node "
+                    + message.sender() + " sent, so the run cannot go on coherently: " + e);
         }
         return SpaceMessages.wrap(new byte[0]);
     }
@@ -331,87 +187,8 @@ final class HomeRuntime {
         }
     }
 
-    private CompletableFuture<SpaceMessage> monitor(Inbound message) throws IOException {
-        int node = message.sender();
-        WireReader reader = space.read(node, SpaceMessages.bytes(message));
-        DataInputStream in = reader.body();
-        Delegate.Op op = Delegate.Op.values()[in.readUnsignedByte()];
-        long thread = in.readLong();
-        String threadName = in.readUTF();
-        Object master = reader.ref();
-        long timeout = in.readLong();
-        Delegate delegate;
-        synchronized (this) {
-            delegate = delegates.computeIfAbsent(thread, t -> new Delegate(threadName));
-        }
-        if (op == Delegate.Op.EXIT) {
-            // Here, not on the delegate: releases are applied in the order the worker made them.
-            // The delegate still holds the monitor, so no other thread sees the master before this.
-            space.applyRelease(node, reader);
-        }
-        Delegate.Work work = switch (op) {
-            case ENTER -> interrupted -> refresh(node, false);
-            case WAIT -> interrupted -> refresh(node, interrupted);
-            default -> interrupted -> new byte[0];
-        };
-        CompletableFuture<byte[]> reply = new CompletableFuture<>();
-        delegate.submit(new Delegate.Command(op, master, timeout, work, reply));
-        return reply.thenApply(SpaceMessages::wrap);
-    }
-
-    private byte[] refresh(int node, boolean interrupted) {
-        return space.write(node, w -> {
-            try {
-                w.body().writeBoolean(interrupted);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            space.writeRefresh(node, w);
-        });
-    }
-
-    private SpaceMessage interruptDelegate(Inbound message) {
-        Delegate delegate;
-        synchronized (this) {
-            delegate = delegates.get(SpaceMessages.longOf(SpaceMessages.bytes(message)));
-        }
-        if (delegate != null) {
-            delegate.interruptWait();
-        }
-        return SpaceMessages.wrap(new byte[0]);
-    }
-
-    // ---- home-only things -------------------------------------------------------------------
-
-    private SpaceMessage stop(Inbound message) throws IOException {
-        DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(SpaceMessages.bytes(message)));
-        endRun(message.sender(), in.readInt(), in.readUTF());
-        return SpaceMessages.wrap(new byte[0]);
-    }
-
-    /** Ends the run with {@code status} because of {@code node}, saying why (if anything) on stderr and in the report. */
-    private void endRun(int node, int status, String why) {
-        RunStops.record(node, status, why);
-        if (!why.isEmpty()) {
-            err.println("[dist] error: " + why);
-        }
-        out.flush();
-        err.flush();
-        Exits.exitSoon(status, "node " + node + " ended the run with status " + status);
-    }
-
     /** The membership event that matters here: a node holding placed threads died. */
     void nodeChanged(NodeInfo node) {
-        if (node.getState() == NodeState.DEAD) {
-            synchronized (this) {
-                for (Placed placed : placedById.values()) {
-                    if (!placed.ended && placed.node.getId() == node.getId()) {
-                        Log.warn("node " + node.getId() + " died while running thread " + placed.shell.getName());
-                        Exits.exitSoon(1, "a node running application threads died; the run cannot go on");
-                        return;
-                    }
-                }
-            }
-        }
+        placed.nodeChanged(node);
     }
 }

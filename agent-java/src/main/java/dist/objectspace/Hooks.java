@@ -191,11 +191,11 @@ public final class Hooks {
 
     public static void join(Thread thread, long millis) throws InterruptedException {
         HomeRuntime h = home;
-        if (h != null && h.isPlaced(thread)) {
+        if (h != null && h.placed().isPlaced(thread)) {
             if (millis < 0) {
                 throw new IllegalArgumentException("timeout value is negative");
             }
-            h.join(thread, millis);
+            h.placed().join(thread, millis);
         } else {
             refuseOnWorker(thread, "join");
             thread.join(millis);
@@ -207,7 +207,7 @@ public final class Hooks {
             throw new IllegalArgumentException("nanosecond timeout value out of range");
         }
         HomeRuntime h = home;
-        if (h != null && h.isPlaced(thread)) {
+        if (h != null && h.placed().isPlaced(thread)) {
             join(thread, nanos > 0 && millis < Long.MAX_VALUE ? millis + 1 : millis);
         } else {
             refuseOnWorker(thread, "join");
@@ -218,7 +218,7 @@ public final class Hooks {
     public static boolean isAlive(Thread thread) {
         HomeRuntime h = home;
         if (h != null) {
-            return h.isAlive(thread);
+            return h.placed().isAlive(thread);
         }
         refuseOnWorker(thread, "isAlive");
         return thread.isAlive();
@@ -226,8 +226,8 @@ public final class Hooks {
 
     public static Thread.State threadState(Thread thread) {
         HomeRuntime h = home;
-        if (h != null && h.isPlaced(thread)) {
-            return h.threadState(thread);
+        if (h != null && h.placed().isPlaced(thread)) {
+            return h.placed().threadState(thread);
         }
         refuseOnWorker(thread, "getState");
         return thread.getState();
@@ -241,8 +241,8 @@ public final class Hooks {
 
     public static void interrupt(Thread thread) {
         HomeRuntime h = home;
-        if (h != null && h.isPlaced(thread)) {
-            h.interrupt(thread);
+        if (h != null && h.placed().isPlaced(thread)) {
+            h.placed().interrupt(thread);
         } else {
             refuseOnWorker(thread, "interrupt");
             InterruptGate.interrupt(thread);
