@@ -2,6 +2,9 @@ package dist.objectspace;
 
 import dist.io.HomeLink;
 import dist.transport.Endpoint;
+import dist.transport.Inbound;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
@@ -25,6 +28,15 @@ final class HomeConnection implements HomeLink {
 
     @Override
     public byte[] call(int type, byte[] body) {
-        return SpaceMessages.call(endpoint, home.get(), type, body, SpaceMessages.BLOCKING);
+        return call(type, body, SpaceMessages.BLOCKING);
+    }
+
+    byte[] call(int type, byte[] body, Duration timeout) {
+        return SpaceMessages.call(endpoint, home.get(), type, body, timeout);
+    }
+
+    /** A request whose answer the caller waits for as it likes, as long as the home takes. */
+    CompletableFuture<Inbound> request(int type, byte[] body) {
+        return SpaceMessages.request(endpoint, home.get(), type, body, SpaceMessages.BLOCKING);
     }
 }

@@ -113,7 +113,7 @@ public final class Hooks {
         if (ON_WORKER) {
             WorkerRuntime w = worker;
             if (w != null) {
-                w.entered(lock);
+                w.monitors().entered(lock);
             }
         }
     }
@@ -123,7 +123,7 @@ public final class Hooks {
         if (ON_WORKER) {
             WorkerRuntime w = worker;
             if (w != null) {
-                w.exited(lock);
+                w.monitors().exited(lock);
             }
         }
     }
@@ -134,11 +134,11 @@ public final class Hooks {
 
     public static void wait(Object lock, long millis) throws InterruptedException {
         WorkerRuntime w = worker;
-        if (w != null && w.holdsShared(lock)) {
+        if (w != null && w.monitors().holdsShared(lock)) {
             if (millis < 0) {
                 throw new IllegalArgumentException("timeout value is negative");
             }
-            w.await(lock, millis);
+            w.monitors().await(lock, millis);
         } else {
             lock.wait(millis);
         }
@@ -149,7 +149,7 @@ public final class Hooks {
             throw new IllegalArgumentException("nanosecond timeout value out of range");
         }
         WorkerRuntime w = worker;
-        if (w != null && w.holdsShared(lock)) {
+        if (w != null && w.monitors().holdsShared(lock)) {
             wait(lock, nanos > 0 && millis < Long.MAX_VALUE ? millis + 1 : millis);
         } else {
             lock.wait(millis, nanos);
@@ -158,14 +158,14 @@ public final class Hooks {
 
     public static void notify(Object lock) {
         WorkerRuntime w = worker;
-        if (w == null || !w.notify(lock, false)) {
+        if (w == null || !w.monitors().notify(lock, false)) {
             lock.notify();
         }
     }
 
     public static void notifyAll(Object lock) {
         WorkerRuntime w = worker;
-        if (w == null || !w.notify(lock, true)) {
+        if (w == null || !w.monitors().notify(lock, true)) {
             lock.notifyAll();
         }
     }
@@ -236,7 +236,7 @@ public final class Hooks {
     @SuppressWarnings("deprecation") // Thread.threadId() is Java 19+; dist runs on 17
     public static long threadId(Thread thread) {
         WorkerRuntime w = worker;
-        return w != null ? w.threadId(thread) : thread.getId();
+        return w != null ? w.threads().threadId(thread) : thread.getId();
     }
 
     public static void interrupt(Thread thread) {
@@ -251,7 +251,7 @@ public final class Hooks {
 
     public static Thread currentThread() {
         WorkerRuntime w = worker;
-        return w != null ? w.currentThread() : Thread.currentThread();
+        return w != null ? w.threads().currentThread() : Thread.currentThread();
     }
 
     public static void sleep(long millis) throws InterruptedException {

@@ -3,81 +3,40 @@ package dist.objectspace;
 import dist.exit.Exits;
 import dist.io.WorkerStreams;
 import dist.node.proto.NodeMessageType;
-import dist.report.ApplicationThreads;
 import dist.report.NodeCounters;
 import dist.transport.Endpoint;
-import dist.transport.Inbound;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 /**
- * A worker's object-space runtime: runs the threads the home places here, keeps their copies
- * coherent at acquire and release, and takes shared monitors at the home.
+ * A worker's object-space runtime: keeps the copies of the threads the home placed here
+ * ({@link ThreadsPlacedHere}) coherent at acquire (a refresh, a statics fetch) and release, and
+ * bounded in staleness, with their monitors' help ({@link CopyMonitors}); when it cannot, it stops
+ * the run with the reason rather than compute with data that is not coherent.
  */
 final class WorkerRuntime {
     private final Endpoint endpoint;
-    private final Supplier<String> home;
+    private final HomeConnection toHome;
     private final WorkerSpace space;
     private final CopyCollector collector;
-    private final Map<Long, Thread> running = new ConcurrentHashMap<>();
-    private final ThreadLocal<PlacedHere> placedHere = new ThreadLocal<>();
-    private final ThreadLocal<HeldMonitors> held = ThreadLocal.withInitial(HeldMonitors::new);
-    /**
-     * Wakes a thread that waits on a copy's local monitor for the home's answer (see
-     * {@link #monitor}); not the transport's reader, which must never block, and the monitor may be
-     * busy: a thread that held it since before the copy was shared holds it as long as it likes.
-     * A cached pool then: a thread per wake-up in progress, so one busy monitor never delays
-     * another's answer.
-     */
-    private final ExecutorService answers = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "dist-monitor-answer");
-        t.setDaemon(true);
-        return t;
-    });
-    private final ExecutorService starter = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "dist-thread-starter");
-        t.setDaemon(true);
-        return t;
-    });
-
-    /** The logical thread a worker thread runs for. */
-    private record PlacedHere(long id, String name, Thread logical) {}
+    private final ThreadsPlacedHere threads;
+    private final CopyMonitors monitors;
 
     WorkerRuntime(Endpoint endpoint, Supplier<String> home, ClassLoader loader) {
         this.endpoint = endpoint;
-        this.home = home;
+        this.toHome = new HomeConnection(endpoint, home);
         this.space = new WorkerSpace(endpoint::nodeId, loader);
-        this.collector = new CopyCollector(space, request -> SpaceMessages.call(endpoint, home.get(),
-                NodeMessageType.SPACE_DROP_VALUE, request, Duration.ofSeconds(60)));
+        this.collector = new CopyCollector(space,
+                request -> toHome.call(NodeMessageType.SPACE_DROP_VALUE, request, Duration.ofSeconds(60)));
         collector.start();
-        // Decoding may load classes from the home: a blocking call, so not on the transport's reader.
-        endpoint.register(NodeMessageType.SPACE_THREAD_START_VALUE,
-                m -> CompletableFuture.supplyAsync(() -> startPlaced(m), starter));
-        endpoint.registerImmediate(NodeMessageType.SPACE_INTERRUPT_VALUE, m -> {
-            Thread thread = running.get(SpaceMessages.longOf(SpaceMessages.bytes(m)));
-            if (thread != null) {
-                InterruptGate.interrupt(thread);
-            }
-            return SpaceMessages.wrap(new byte[0]);
-        });
-        endpoint.registerImmediate(NodeMessageType.SPACE_THREAD_STATE_VALUE, m -> {
-            Thread thread = running.get(SpaceMessages.longOf(SpaceMessages.bytes(m)));
-            // Not running here any more: it ended, and its end is on its way to the home.
-            Thread.State state = thread == null ? Thread.State.TERMINATED : thread.getState();
-            return SpaceMessages.wrap(new byte[] {(byte) state.ordinal()});
-        });
+        this.threads = new ThreadsPlacedHere(this, endpoint, space);
+        this.monitors = new CopyMonitors(this, toHome, space, threads);
         StalenessBound.start(this::tick);
-        WorkerStreams.redirect(new HomeConnection(endpoint, home));
+        WorkerStreams.redirect(toHome);
     }
 
     WorkerSpace space() {
@@ -88,76 +47,12 @@ final class WorkerRuntime {
         return collector;
     }
 
-    // ---- placed threads ---------------------------------------------------------------------
-
-    private dist.node.proto.SpaceMessage startPlaced(Inbound message) {
-        space.receive(SpaceMessages.bytes(message), (reader, acknowledged) -> {
-            try {
-                long id = reader.body().readLong();
-                String name = reader.body().readUTF();
-                boolean daemon = reader.body().readBoolean();
-                int priority = reader.body().readInt();
-                Runnable task = ThreadTasks.read(reader, space.loader());
-                space.applyChanges(reader, acknowledged); // what happened-before start(), into copies held here
-                Thread thread = new Thread(() -> runPlaced(id, name, task), name);
-                thread.setDaemon(daemon);
-                thread.setPriority(priority);
-                thread.setContextClassLoader(space.loader());
-                running.put(id, thread);
-                thread.start();
-                return null;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
-        return SpaceMessages.wrap(new byte[0]);
+    ThreadsPlacedHere threads() {
+        return threads;
     }
 
-    private void runPlaced(long id, String name, Runnable task) {
-        Thread logical = task instanceof Thread subclass ? subclass : Thread.currentThread();
-        placedHere.set(new PlacedHere(id, name, logical));
-        ApplicationThreads.placed(Thread.currentThread(), id);
-        Throwable uncaught = null;
-        try {
-            task.run();
-        } catch (Throwable e) {
-            uncaught = e; // its handler runs at the home, where the logical thread lives
-        }
-        Throwable thrown = uncaught;
-        System.out.flush();
-        System.err.flush();
-        try {
-            release(NodeMessageType.SPACE_THREAD_END_VALUE, w -> {
-                try {
-                    w.body().writeLong(id);
-                    w.body().writeBoolean(thrown != null);
-                    if (thrown != null) {
-                        UncaughtExceptions.write(thrown, w.body());
-                    }
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (RuntimeException e) {
-            stop(Exits.CANNOT_RUN_COHERENTLY,
-                    "thread " + name + " on node " + endpoint.nodeId() + " cannot end coherently: " + reason(e));
-        } finally {
-            running.remove(id);
-        }
-    }
-
-    Thread currentThread() {
-        PlacedHere here = placedHere.get();
-        return here == null ? Thread.currentThread() : here.logical();
-    }
-
-    @SuppressWarnings("deprecation")
-    long threadId(Thread thread) {
-        PlacedHere here = placedHere.get();
-        if (here != null && thread == here.logical()) {
-            return here.id();
-        }
-        return thread.getId();
+    CopyMonitors monitors() {
+        return monitors;
     }
 
     // ---- coherence --------------------------------------------------------------------------
@@ -168,9 +63,9 @@ final class WorkerRuntime {
     }
 
     /** Sends the release without waiting: the home applies it before anything this node sends later. */
-    private void release(int type, java.util.function.Consumer<WireWriter> header) {
+    void release(int type, java.util.function.Consumer<WireWriter> header) {
         NodeCounters.RELEASES.increment();
-        space.release(header, bytes -> SpaceMessages.send(endpoint, home.get(), type, bytes));
+        space.release(header, bytes -> toHome.send(type, bytes));
     }
 
     /**
@@ -178,18 +73,17 @@ final class WorkerRuntime {
      * something: what keeps staleness bounded for threads that never synchronize ({@link StalenessBound}).
      */
     private void tick() {
-        if (running.isEmpty() || !space.holdsCopies()) {
+        if (threads.noneRunning() || !space.holdsCopies()) {
             return;
         }
         try {
-            if (space.releaseChanges(bytes -> SpaceMessages.send(endpoint, home.get(), NodeMessageType.SPACE_FLUSH_VALUE, bytes))) {
+            if (space.releaseChanges(bytes -> toHome.send(NodeMessageType.SPACE_FLUSH_VALUE, bytes))) {
                 NodeCounters.RELEASES.increment();
             }
             refreshNow();
         } catch (RuntimeException e) {
             // The tick carries what the placed threads wrote: the failure is theirs, so name them.
-            stop(Exits.CANNOT_RUN_COHERENTLY, "thread "
-                    + String.join(", ", running.values().stream().map(Thread::getName).toList()) + " on node "
+            stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + String.join(", ", threads.runningNames()) + " on node "
                     + endpoint.nodeId() + " cannot go on coherently: " + reason(e));
         }
     }
@@ -201,8 +95,8 @@ final class WorkerRuntime {
 
     private void refreshNow() {
         NodeCounters.REFRESHES.increment();
-        byte[] reply = SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_REFRESH_VALUE,
-                new WireWriter(space).finish(), Duration.ofSeconds(60));
+        byte[] reply = toHome.call(NodeMessageType.SPACE_REFRESH_VALUE, new WireWriter(space).finish(),
+                Duration.ofSeconds(60));
         space.receive(reply, (reader, acknowledged) -> {
             space.applyChanges(reader, acknowledged);
             return null;
@@ -235,91 +129,11 @@ final class WorkerRuntime {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        byte[] reply = SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_STATICS_VALUE,
-                request.finish(), Duration.ofSeconds(60));
+        byte[] reply = toHome.call(NodeMessageType.SPACE_STATICS_VALUE, request.finish(), Duration.ofSeconds(60));
         space.receive(reply, (reader, acknowledged) -> null);
     }
 
-    // ---- monitors of shared objects ---------------------------------------------------------
-
-    /**
-     * {@code lock}'s local monitor was just taken: for a copy, take the home's too (a copy's
-     * monitor is both, so this node's threads contend locally before one of them asks the home).
-     */
-    void entered(Object lock) {
-        if (lock instanceof Class<?> type && !Slots.isJdk(type)) {
-            // static synchronized: the class's monitor is the home's, like its statics
-            fetchStatics(type);
-        }
-        if (!space.isCopy(lock)) {
-            return;
-        }
-        HeldMonitors mine = held.get();
-        if (mine.holds(lock)) {
-            NodeCounters.MONITOR_LOCAL.increment();
-        } else {
-            NodeCounters.MONITOR_REMOTE.increment();
-            NodeCounters.REFRESHES.increment();
-            if (coherently(() -> monitor(Delegate.Op.ENTER, lock, 0))) {
-                Thread.currentThread().interrupt(); // an enter is not interruptible: the interrupt stays pending
-            }
-        }
-        mine.entered(lock);
-    }
-
-    /**
-     * {@code lock}'s local monitor was just let go: the last exit of a shared monitor sends the
-     * release, and the delegate lets go of the home's once the home applied it (a thread of this
-     * node that took the local monitor meanwhile asks the home, which answers after that). A copy
-     * whose local monitor this thread took before it was shared was never taken at the home.
-     */
-    void exited(Object lock) {
-        if (!space.isCopy(lock)) {
-            return;
-        }
-        HeldMonitors mine = held.get();
-        if (mine.holds(lock) && !mine.exited(lock)) {
-            coherently(() -> release(NodeMessageType.SPACE_MONITOR_VALUE, w -> monitorHeader(w, Delegate.Op.EXIT, lock, 0)));
-        }
-    }
-
-    /** Whether this thread holds {@code lock} as a shared monitor: its wait and notify are the home's. */
-    boolean holdsShared(Object lock) {
-        return space.isCopy(lock) && held.get().holds(lock);
-    }
-
-    void await(Object copy, long millis) throws InterruptedException {
-        NodeCounters.REFRESHES.increment();
-        release();
-        if (coherently(() -> monitor(Delegate.Op.WAIT, copy, millis))) {
-            throw new InterruptedException();
-        }
-    }
-
-    /**
-     * A notify of a shared monitor this thread holds travels one way (the delegate notifies before
-     * it serves this thread's next command: an exit, a wait). Returns false when {@code lock} is
-     * not a copy: the JVM's own notify applies.
-     */
-    boolean notify(Object lock, boolean all) {
-        if (!space.isCopy(lock)) {
-            return false;
-        }
-        if (!held.get().holds(lock)) {
-            // Locked here since before it was shared, or not at all (the JVM then throws): the JVM's
-            // own notify, but of all its waiters, since threads entering or waiting on the copy wait
-            // on this monitor for the home's answers too, and one of them must not take a
-            // notification meant for the program. A spurious wake-up is allowed; a lost one is not.
-            lock.notifyAll();
-            return true;
-        }
-        WireWriter writer = new WireWriter(space);
-        monitorHeader(writer, all ? Delegate.Op.NOTIFY_ALL : Delegate.Op.NOTIFY, lock, 0);
-        coherently(() -> SpaceMessages.send(endpoint, home.get(), NodeMessageType.SPACE_MONITOR_VALUE, writer.finish()));
-        return true;
-    }
-
-    private void coherently(Runnable operation) {
+    void coherently(Runnable operation) {
         coherently(() -> {
             operation.run();
             return null;
@@ -331,17 +145,18 @@ final class WorkerRuntime {
      * the home refusing or gone) the run stops with the reason: going on would compute with data
      * that is not coherent.
      */
-    private <T> T coherently(Supplier<T> operation) {
+    <T> T coherently(Supplier<T> operation) {
         try {
             return operation.get();
         } catch (RuntimeException e) {
-            stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + currentThread().getName() + " on node " + endpoint.nodeId()
-                    + " cannot go on coherently: " + reason(e));
+            stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + threads.currentThread().getName() + " on node "
+                    + endpoint.nodeId() + " cannot go on coherently: " + reason(e));
             throw e; // not reached: stop waits for the end of the run
         }
     }
 
-    private static String reason(Throwable e) {
+    /** What a failed object-space operation says to the user: the unsharable class and why, if that was it. */
+    static String reason(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof UnsharableException) {
                 return t.getMessage();
@@ -352,91 +167,6 @@ final class WorkerRuntime {
         String marker = UnsharableException.class.getSimpleName() + ": ";
         int at = message.indexOf(marker);
         return at >= 0 ? message.substring(at + marker.length()) : message;
-    }
-
-    /**
-     * Sends an enter or a wait and waits for the home's answer, which carries a refresh. The
-     * thread holds the copy's local monitor and waits on it, which lets go of it meanwhile: another
-     * thread of this node may then enter, and notify a waiter; and no thread holds a local monitor
-     * while it waits for the home's (a waiter woken at the home holds the home's monitor before it
-     * gets the local one back: a thread holding the local one while waiting for the home's would
-     * wait forever). The answer is applied off this thread, before it is woken: home messages are
-     * applied in order, and a later one must not wait for this thread to get the local monitor
-     * back from a thread that holds it, locally, since before the copy was shared. An interrupt of
-     * this thread during a wait is passed on to the delegate; returns whether the operation ended
-     * by interruption.
-     */
-    private boolean monitor(Delegate.Op op, Object copy, long millis) {
-        WireWriter writer = new WireWriter(space);
-        monitorHeader(writer, op, copy, millis);
-        CompletableFuture<Boolean> answer = new CompletableFuture<>();
-        SpaceMessages.request(endpoint, home.get(), NodeMessageType.SPACE_MONITOR_VALUE, writer.finish(),
-                SpaceMessages.BLOCKING).whenCompleteAsync((reply, failure) -> {
-                    try {
-                        if (failure != null) {
-                            throw new IllegalStateException("dist: the home failed a monitor operation: " + failure, failure);
-                        }
-                        answer.complete(applyMonitorAnswer(SpaceMessages.bytes(reply)));
-                    } catch (RuntimeException | Error e) {
-                        answer.completeExceptionally(e); // the thread must wake whatever happened
-                    }
-                    synchronized (copy) {
-                        copy.notifyAll();
-                    }
-                }, answers);
-        boolean passedOn = false;
-        while (!answer.isDone()) {
-            try {
-                copy.wait();
-            } catch (InterruptedException e) {
-                if (!passedOn) {
-                    passedOn = true;
-                    if (op != Delegate.Op.WAIT) {
-                        continue; // only a wait is interruptible; the interrupt stays pending (below)
-                    }
-                    SpaceMessages.send(endpoint, home.get(), NodeMessageType.SPACE_INTERRUPT_VALUE,
-                            SpaceMessages.longBytes(threadId(currentThread())));
-                }
-            }
-        }
-        boolean interrupted;
-        try {
-            interrupted = answer.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof Error error) {
-                throw error;
-            }
-            throw (RuntimeException) e.getCause();
-        }
-        if (passedOn && !interrupted) {
-            Thread.currentThread().interrupt(); // not a wait, or notified and interrupted at once: it stays pending
-        }
-        return interrupted;
-    }
-
-    /** Applies the refresh a monitor answer carries; returns whether the wait it answers was interrupted. */
-    private boolean applyMonitorAnswer(byte[] bytes) {
-        return space.receive(bytes, (reader, acknowledged) -> {
-            try {
-                boolean wasInterrupted = reader.body().readBoolean();
-                space.applyChanges(reader, acknowledged);
-                return wasInterrupted;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
-    }
-
-    private void monitorHeader(WireWriter writer, Delegate.Op op, Object copy, long millis) {
-        try {
-            writer.body().writeByte(op.ordinal());
-            writer.body().writeLong(threadId(currentThread()));
-            writer.body().writeUTF(currentThread().getName());
-            writer.ref(copy);
-            writer.body().writeLong(millis);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     // ---- the end ----------------------------------------------------------------------------
@@ -453,7 +183,7 @@ final class WorkerRuntime {
             throw new UncheckedIOException(e);
         }
         try {
-            SpaceMessages.send(endpoint, home.get(), NodeMessageType.SPACE_STOP_VALUE, bytes.toByteArray());
+            toHome.send(NodeMessageType.SPACE_STOP_VALUE, bytes.toByteArray());
         } catch (RuntimeException e) {
             // The home is gone already: the run is ending, and this worker with it.
         }
