@@ -5,7 +5,10 @@ import dist.coordinator.proto.NodeInfo;
 import dist.transport.Endpoint;
 import java.util.function.Supplier;
 
-/** Starts this node's side of the object space; the node runtime calls it once its membership is known. */
+/**
+ * The node's way into the object space: starts this node's side of it (the node runtime calls it
+ * once its membership is known), and says what it holds for the node's report.
+ */
 public final class ObjectSpace {
     private static volatile boolean worker;
 
