@@ -1,9 +1,10 @@
 package dist.agent;
 
-import dist.gos.ObjectSpace;
+import dist.node.AgentOptions;
 import dist.node.HomeNode;
 import dist.node.StartupException;
 import dist.node.WorkerNode;
+import dist.objectspace.ObjectSpace;
 import dist.transport.Log;
 import dist.transport.TransportException;
 import java.lang.instrument.Instrumentation;
@@ -28,7 +29,7 @@ public final class Agent {
 
     /**
      * The object space reads a Thread's task and gives copies of Thread subclasses a thread state
-     * (dist.gos.ThreadTasks, Instances): that needs java.lang's private fields, opened to dist only.
+     * (dist.objectspace.ThreadTasks, Instances): that needs java.lang's private fields, opened to dist only.
      */
     private static void openThreadInternals(Instrumentation instrumentation) {
         Module distModule = Agent.class.getModule();

@@ -1,16 +1,17 @@
 package dist.node;
 
-import dist.agent.AgentOptions;
 import dist.coordinator.Coordinator;
 import dist.coordinator.Membership;
 import dist.coordinator.MembershipSettings;
 import dist.coordinator.proto.NodeInfo;
 import dist.coordinator.proto.NodeState;
 import dist.coordinator.proto.Role;
-import dist.gos.ObjectSpace;
 import dist.node.proto.NodeMessageType;
 import dist.node.proto.NodeReport;
 import dist.node.proto.ReportRequest;
+import dist.objectspace.ObjectSpace;
+import dist.report.ApplicationThreads;
+import dist.report.RunReport;
 import dist.transport.ClusterSecret;
 import dist.transport.Endpoint;
 import dist.transport.Log;

@@ -1,14 +1,15 @@
 package dist.node;
 
-import dist.agent.AgentOptions;
 import dist.agent.nativeagent.NativeAgent;
 import dist.coordinator.Membership;
-import dist.gos.NodeCounters;
-import dist.gos.RunStops;
-import dist.gos.ThreadPlacement;
 import dist.node.proto.NodeMessageType;
 import dist.node.proto.NodeReport;
 import dist.node.proto.ReportRequest;
+import dist.objectspace.ObjectSpace;
+import dist.report.ApplicationThreads;
+import dist.report.NodeCounters;
+import dist.report.RunStops;
+import dist.report.ThreadPlacement;
 import dist.transport.Endpoint;
 import dist.transport.Handler;
 import dist.transport.Log;
@@ -76,7 +77,7 @@ public final class NodeRuntime {
 
     NodeReport report() {
         try {
-            NodeCounters.collectGarbage();
+            ObjectSpace.collectGarbage();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // the counts below are then of before the collection
         }
@@ -99,9 +100,9 @@ public final class NodeRuntime {
                 .addAllStops(RunStops.all())
                 .setMonitorOperationsLocal(NodeCounters.localMonitorOperations())
                 .setMonitorOperationsRemote(NodeCounters.remoteMonitorOperations())
-                .setObjectsHomed(NodeCounters.homedObjects())
-                .setCopiesHeld(NodeCounters.cachedCopies())
-                .setTombstones(NodeCounters.tombstones())
+                .setObjectsHomed(ObjectSpace.homedObjects())
+                .setCopiesHeld(ObjectSpace.cachedCopies())
+                .setTombstones(ObjectSpace.tombstones())
                 .setHeapUsedAfterGc(heapUsed)
                 .setWritesTracked(NodeCounters.writesTracked())
                 .setStaticsFetched(NodeCounters.staticsFetched())

@@ -3,6 +3,7 @@ package dist.node;
 import dist.node.proto.InvokeResult;
 import dist.node.proto.InvokeStatic;
 import dist.node.proto.NodeMessageType;
+import dist.report.ApplicationThreads;
 import dist.transport.Endpoint;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;

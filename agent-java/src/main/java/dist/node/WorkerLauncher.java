@@ -1,6 +1,5 @@
 package dist.node;
 
-import dist.agent.AgentOptions;
 import dist.transport.ClusterSecret;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

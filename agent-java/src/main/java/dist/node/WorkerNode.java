@@ -1,11 +1,11 @@
 package dist.node;
 
-import dist.agent.AgentOptions;
 import dist.coordinator.Membership;
 import dist.coordinator.proto.NodeInfo;
 import dist.coordinator.proto.NodeState;
 import dist.coordinator.proto.Role;
-import dist.gos.ObjectSpace;
+import dist.exit.Exits;
+import dist.objectspace.ObjectSpace;
 import dist.transport.ClusterSecret;
 import dist.transport.Endpoint;
 import dist.transport.Log;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dist.exit.Exits;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,7 +58,7 @@ class UnsupportedIT {
     @Test
     void aWorkerThreadThatReachesAJdkCollectionStopsTheRunNamingIt() throws Exception {
         try (Jvm home = Jvm.home("nodes=2", Jvm.TEST_CLASSES.toString(), "itapp.unsupported.StoresJdkCollection")) {
-            assertEquals(70, home.awaitExit(Duration.ofSeconds(90)), home.output());
+            assertEquals(Exits.CANNOT_RUN_COHERENTLY, home.awaitExit(Duration.ofSeconds(90)), home.output());
             assertEquals(List.of(), home.stdout(), home.output());
             assertTrue(home.output().contains("[dist] error: thread storer-") && home.output().contains(ARRAY_LIST),
                     home.output());
@@ -77,7 +78,7 @@ class UnsupportedIT {
                 "caller-1: twice 2"), plainOutput);
         Path report = temp.resolve("natives.json");
         try (Jvm home = Jvm.home("nodes=2,report=" + report, library, Jvm.TEST_CLASSES.toString(), program)) {
-            assertEquals(70, home.awaitExit(Duration.ofSeconds(90)), home.output());
+            assertEquals(Exits.CANNOT_RUN_COHERENTLY, home.awaitExit(Duration.ofSeconds(90)), home.output());
             // main ran at the home, through the wrappers, as on one JVM; caller-0, placed on the
             // worker since main is the home's load, stopped the run before caller-1 started.
             assertEquals(plainOutput.subList(0, 1), home.stdout(), home.output());

@@ -11,7 +11,7 @@ import org.objectweb.asm.commons.Method;
  */
 public final class RuntimeHooks {
     /** Internal name of the runtime's hook class: the one place it is written. */
-    public static final String OWNER = "dist/gos/Hooks";
+    public static final String OWNER = "dist/objectspace/Hooks";
 
     // ---- the object space: field accesses, class initializers, identity hashes ----
     /** After a write to a shared object or class: what a release must look at. */

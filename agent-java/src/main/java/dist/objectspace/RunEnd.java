@@ -1,0 +1,43 @@
+package dist.objectspace;
+
+import dist.exit.Exits;
+import dist.node.proto.SpaceMessage;
+import dist.report.RunStops;
+import dist.transport.Inbound;
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+
+/**
+ * At the home: ends the run because of a node (a worker's request, a {@code System.exit} there or
+ * a case dist cannot run coherently, or the home's own failure to serve one), saying why on
+ * stderr and in the report.
+ */
+final class RunEnd {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    RunEnd(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    /** A worker's request ({@code SPACE_STOP}): {@code [int status][UTF why]}. */
+    SpaceMessage requested(Inbound message) throws IOException {
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(SpaceMessages.bytes(message)));
+        endRun(message.sender(), in.readInt(), in.readUTF());
+        return SpaceMessages.wrap(new byte[0]);
+    }
+
+    /** Ends the run with {@code status} because of {@code node}, saying why (if anything) on stderr and in the report. */
+    void endRun(int node, int status, String why) {
+        RunStops.record(node, status, why);
+        if (!why.isEmpty()) {
+            err.println("[dist] error: " + why);
+        }
+        out.flush();
+        err.flush();
+        Exits.exitSoon(status, "node " + node + " ended the run with status " + status);
+    }
+}

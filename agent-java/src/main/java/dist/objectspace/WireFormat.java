@@ -1,0 +1,41 @@
+package dist.objectspace;
+
+import dist.objectspace.Twin.Change;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiConsumer;
+
+/** The part that object-space messages share: groups of changes. */
+final class WireFormat {
+    private WireFormat() {}
+
+    /** A holder's changes as one group of a message. */
+    record Group(long id, List<Change> changes, boolean inChunks) {}
+
+    static void changeGroups(WireWriter writer, List<Group> groups) {
+        try {
+            writer.body().writeInt(groups.size());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        for (Group group : groups) {
+            writer.changes(group.id(), group.changes(), group.inChunks());
+        }
+    }
+
+    static void readChangeGroups(WireReader reader, BiConsumer<Long, List<Change>> each) {
+        int groups;
+        try {
+            groups = reader.body().readInt();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        for (int g = 0; g < groups; g++) {
+            List<Change> changes = new ArrayList<>();
+            long id = reader.changes(changes);
+            each.accept(id, changes);
+        }
+    }
+}
