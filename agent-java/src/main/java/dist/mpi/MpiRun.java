@@ -2,7 +2,7 @@ package dist.mpi;
 
 import dist.coordinator.Coordinator;
 import dist.coordinator.MembershipSettings;
-import dist.node.ChildJvm;
+import dist.common.ChildJvm;
 import dist.transport.ClusterSecret;
 import dist.transport.Endpoint;
 import dist.transport.TransportConfig;

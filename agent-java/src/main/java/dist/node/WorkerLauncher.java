@@ -1,6 +1,7 @@
 package dist.node;
 
 import dist.agent.AgentOptions;
+import dist.common.ChildJvm;
 import dist.transport.ClusterSecret;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

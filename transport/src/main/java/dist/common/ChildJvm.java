@@ -1,4 +1,4 @@
-package dist.node;
+package dist.common;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -18,7 +18,10 @@ public final class ChildJvm {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    /** The jar (or classes directory) dist's own classes were loaded from. */
+    /**
+     * The jar dist's own classes were loaded from: dist.jar, or whichever jar shades this module
+     * (perf.jar); in a build's tests, this module's classes directory.
+     */
     public static Path distJar() {
         try {
             return Path.of(ChildJvm.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toAbsolutePath();
