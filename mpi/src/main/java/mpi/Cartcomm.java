@@ -1,6 +1,6 @@
 package mpi;
 
-import dist.mpi.Messenger;
+import dist.mpi.engine.Messenger;
 import java.util.Arrays;
 
 /**

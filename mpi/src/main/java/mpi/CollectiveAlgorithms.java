@@ -1,5 +1,7 @@
 package mpi;
 
+import dist.mpi.datatype.BaseType;
+
 /**
  * The algorithms behind {@link Intracomm}'s collectives, run by every member of the communicator
  * on its collective context. Arguments are checked by Intracomm before any of these is called.
@@ -44,7 +46,7 @@ final class CollectiveAlgorithms {
     /** Dissemination barrier: in round k every rank signals {@code rank + 2^k} and hears from {@code rank - 2^k}; ceil(log2 n) rounds. */
     void barrier() throws MPIException {
         byte[] none = new byte[0];
-        Datatype bytes = Datatype.predefined(Datatype.BYTE_TYPE);
+        Datatype bytes = Datatype.predefined(BaseType.BYTE);
         for (int distance = 1; distance < size; distance <<= 1) {
             Request heard = comm.collectiveReceive(none, 0, 0, bytes, (rank - distance + size) % size, BARRIER_TAG);
             comm.collectiveSend(none, 0, 0, bytes, (rank + distance) % size, BARRIER_TAG);
@@ -79,7 +81,7 @@ final class CollectiveAlgorithms {
      */
     void gather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                 Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) throws MPIException {
-        int m = sendtype.elements(sendcount);
+        int m = sendtype.layout.elements(sendcount);
         CollectiveData data = CollectiveData.elements(sendtype);
         int[] start = uniform(m);
         Object work = data.allocate(span(start, root));
@@ -120,7 +122,7 @@ final class CollectiveAlgorithms {
     /** Binomial-tree scatter, the gather reversed: each inner node receives its subtree's blocks as one message. */
     void scatter(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                  Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) throws MPIException {
-        int m = recvtype.elements(recvcount);
+        int m = recvtype.layout.elements(recvcount);
         CollectiveData data = CollectiveData.elements(recvtype);
         int[] start = uniform(m);
         Object work = data.allocate(span(start, root));
@@ -154,7 +156,7 @@ final class CollectiveAlgorithms {
     /** Allgather: each rank's block into a working buffer in rank order, exchanged by {@link #allgatherBlocks}, then placed. */
     void allgather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                    Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) throws MPIException {
-        int m = sendtype.elements(sendcount);
+        int m = sendtype.layout.elements(sendcount);
         CollectiveData data = CollectiveData.elements(sendtype);
         int[] start = uniform(m);
         Object work = data.allocate(start[size]);
@@ -168,7 +170,7 @@ final class CollectiveAlgorithms {
         CollectiveData data = CollectiveData.elements(sendtype);
         int[] start = new int[size + 1];
         for (int i = 0; i < size; i++) {
-            start[i + 1] = Math.addExact(start[i], recvtype.elements(recvcount[i]));
+            start[i + 1] = Math.addExact(start[i], recvtype.layout.elements(recvcount[i]));
         }
         Object work = data.allocate(start[size]);
         CollectiveData.copy(sendbuf, sendoffset, sendcount, sendtype, work, start[rank], start[rank + 1] - start[rank], data.type);

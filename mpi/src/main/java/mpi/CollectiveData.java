@@ -1,5 +1,7 @@
 package mpi;
 
+import dist.mpi.datatype.BaseType;
+
 /**
  * How a collective holds items in its own working buffers: which datatype they travel as, how
  * many of its units an item is, and where item {@code i} lies. Two layouts exist:
@@ -31,17 +33,17 @@ final class CollectiveData {
 
     /** Items of {@code itemType} as runs of flat base elements ({@code itemType.Size()} per item). */
     static CollectiveData flat(Datatype itemType) throws MPIException {
-        int base = itemType.baseType();
-        if (base == Datatype.NO_BASE_TYPE) {
-            return new CollectiveData(Datatype.predefined(Datatype.BYTE_TYPE), 0, 0);
+        int base = itemType.layout.baseType();
+        if (base == BaseType.NONE) {
+            return new CollectiveData(Datatype.predefined(BaseType.BYTE), 0, 0);
         }
         return new CollectiveData(Datatype.predefined(base), itemType.Size(), itemType.Size());
     }
 
     /** Single base elements of {@code itemType}'s base type. */
     static CollectiveData elements(Datatype itemType) {
-        int base = itemType.baseType();
-        return new CollectiveData(Datatype.predefined(base == Datatype.NO_BASE_TYPE ? Datatype.BYTE_TYPE : base), 1, 1);
+        int base = itemType.layout.baseType();
+        return new CollectiveData(Datatype.predefined(base == BaseType.NONE ? BaseType.BYTE : base), 1, 1);
     }
 
     /** Items laid out as {@code itemType} defines, one extent apart. */
@@ -51,7 +53,7 @@ final class CollectiveData {
 
     /** A fresh working buffer for {@code items} items. */
     Object allocate(int items) {
-        return type.allocate(count(items));
+        return type.layout.allocate(count(items));
     }
 
     /** Buffer offset of item {@code item} in a working buffer. */
@@ -66,8 +68,8 @@ final class CollectiveData {
 
     /** Wire bytes of {@code items} items, to tell small messages from large; objects count as small. */
     long bytes(int items) {
-        int base = type.baseType();
-        return base < 0 ? 0 : (long) type.elements(count(items)) * WIDTH[base];
+        int base = type.layout.baseType();
+        return base < 0 ? 0 : (long) type.layout.elements(count(items)) * WIDTH[base];
     }
 
     /**
@@ -80,16 +82,16 @@ final class CollectiveData {
      */
     static void copy(Object src, int srcOffset, int srcCount, Datatype srcType,
                      Object dst, int dstOffset, int dstCount, Datatype dstType) throws MPIException {
-        int n = srcType.elements(srcCount);
+        int n = srcType.layout.elements(srcCount);
         if (n == 0) {
             return;
         }
         if (src.getClass() == dst.getClass() && !src.getClass().getComponentType().isArray()
-                && srcType.baseType() == dstType.baseType() && srcType.isRun(srcCount) && dstType.isRun(dstCount)
-                && n <= dstType.elements(dstCount)) {
-            System.arraycopy(src, srcOffset + srcType.disp[0], dst, dstOffset + dstType.disp[0], n);
+                && srcType.layout.baseType() == dstType.layout.baseType() && srcType.layout.isRun(srcCount) && dstType.layout.isRun(dstCount)
+                && n <= dstType.layout.elements(dstCount)) {
+            System.arraycopy(src, srcOffset + srcType.layout.firstDisplacement(), dst, dstOffset + dstType.layout.firstDisplacement(), n);
             return;
         }
-        dstType.unpack(srcType.pack(src, srcOffset, srcCount), dst, dstOffset, dstCount);
+        dstType.layout.unpack(srcType.layout.pack(src, srcOffset, srcCount), dst, dstOffset, dstCount);
     }
 }

@@ -1,5 +1,6 @@
 package mpi;
 
+
 /**
  * The operands of one reduction in working form: {@code count} items of a datatype, held as flat
  * base elements for a predefined operation (so derived types and multi-dimensional buffers are
@@ -58,7 +59,7 @@ final class CollectiveReduction {
             return;
         }
         if (op.isPredefined()) {
-            op.combine(data.type.baseType(), in, data.position(inItem), inout, data.position(inoutItem), data.count(items));
+            op.combine(data.type.layout.baseType(), in, data.position(inItem), inout, data.position(inoutItem), data.count(items));
         } else {
             op.function().Call(in, data.position(inItem), inout, data.position(inoutItem), items, datatype);
         }

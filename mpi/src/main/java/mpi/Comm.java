@@ -1,8 +1,9 @@
 package mpi;
 
-import dist.mpi.Matcher;
-import dist.mpi.MessageHeader;
-import dist.mpi.Messenger;
+import dist.mpi.engine.Matcher;
+import dist.mpi.engine.MessageHeader;
+import dist.mpi.engine.Messenger;
+import dist.mpi.engine.Payload;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
@@ -245,17 +246,17 @@ public class Comm {
     // ---- packing ------------------------------------------------------------------------------
 
     public int Pack_size(int incount, Datatype datatype) throws MPIException {
-        return datatype.packSize(incount);
+        return datatype.layout.packSize(incount);
     }
 
     public int Pack(Object inbuf, int offset, int incount, Datatype datatype, byte[] outbuf, int position)
             throws MPIException {
-        return datatype.packInto(inbuf, offset, incount, outbuf, position);
+        return datatype.layout.packInto(inbuf, offset, incount, outbuf, position);
     }
 
     public int Unpack(byte[] inbuf, int position, Object outbuf, int offset, int outcount, Datatype datatype)
             throws MPIException {
-        return datatype.unpackFrom(inbuf, position, outbuf, offset, outcount);
+        return datatype.layout.unpackFrom(inbuf, position, outbuf, offset, outcount);
     }
 
     // ---- the operations behind requests -------------------------------------------------------
@@ -280,17 +281,17 @@ public class Comm {
         if (dest == MPI.PROC_NULL) {
             return Operation.done(Status.empty());
         }
-        WirePayload payload = datatype.outgoing(buf, offset, count);
+        Payload payload = datatype.layout.outgoing(buf, offset, count);
         if (mode == Mode.BUFFERED) {
             MPI.checkAttachedBuffer(payload.size());
         }
         int to = worldRankOfPeer(dest);
         try {
             if (mode != Mode.SYNCHRONOUS) {
-                messenger.send(to, onContext, tag, datatype.elements(count), payload);
+                messenger.send(to, onContext, tag, datatype.layout.elements(count), payload);
                 return Operation.done(Status.empty());
             }
-            CompletableFuture<Void> matched = messenger.sendSynchronous(to, onContext, tag, datatype.elements(count), payload);
+            CompletableFuture<Void> matched = messenger.sendSynchronous(to, onContext, tag, datatype.layout.elements(count), payload);
             return new Operation() {
                 @Override
                 public CompletableFuture<?> completion() {
@@ -384,7 +385,7 @@ public class Comm {
             throw error(new MPIException(MPI.ERR_TYPE, "datatype is null"));
         }
         try {
-            datatype.check(buf, offset, count);
+            datatype.layout.check(buf, offset, count);
         } catch (MPIException e) {
             throw error(e);
         }

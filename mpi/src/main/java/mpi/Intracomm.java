@@ -1,6 +1,7 @@
 package mpi;
 
-import dist.mpi.Messenger;
+import dist.mpi.datatype.BaseType;
+import dist.mpi.engine.Messenger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -409,7 +410,7 @@ public class Intracomm extends Comm {
             throw error(new MPIException(MPI.ERR_TYPE, "the datatype of " + what + " is null"));
         }
         try {
-            type.check(buf, offset, count);
+            type.layout.check(buf, offset, count);
         } catch (MPIException e) {
             throw error(new MPIException(e.getErrorClass(), what + ": " + e.getMessage(), e));
         }
@@ -461,10 +462,10 @@ public class Intracomm extends Comm {
 
     /** The two sides of this process's own block must hold the same number of base elements of the same base type. */
     private void checkSignatures(int sendcount, Datatype sendtype, int recvcount, Datatype recvtype) throws MPIException {
-        if (sendtype.baseType() != recvtype.baseType() || sendtype.elements(sendcount) != recvtype.elements(recvcount)) {
-            throw error(new MPIException(MPI.ERR_TYPE, sendcount + " items of " + sendtype + " (" + sendtype.elements(sendcount)
-                    + " elements of " + Datatype.baseName(sendtype.baseType()) + ") do not match " + recvcount + " items of "
-                    + recvtype + " (" + recvtype.elements(recvcount) + " elements of " + Datatype.baseName(recvtype.baseType())
+        if (sendtype.layout.baseType() != recvtype.layout.baseType() || sendtype.layout.elements(sendcount) != recvtype.layout.elements(recvcount)) {
+            throw error(new MPIException(MPI.ERR_TYPE, sendcount + " items of " + sendtype + " (" + sendtype.layout.elements(sendcount)
+                    + " elements of " + BaseType.name(sendtype.layout.baseType()) + ") do not match " + recvcount + " items of "
+                    + recvtype + " (" + recvtype.layout.elements(recvcount) + " elements of " + BaseType.name(recvtype.layout.baseType())
                     + "); MPI requires equal type signatures"));
         }
     }

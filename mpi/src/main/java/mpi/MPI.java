@@ -1,7 +1,8 @@
 package mpi;
 
-import dist.mpi.Job;
-import dist.mpi.Matcher;
+import dist.mpi.datatype.BaseType;
+import dist.mpi.engine.Job;
+import dist.mpi.engine.Matcher;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -68,23 +69,23 @@ public class MPI {
     static final int TAG_UB_VALUE = Integer.MAX_VALUE;
 
     // ---- predefined datatypes ----
-    public static final Datatype BYTE = Datatype.predefined(Datatype.BYTE_TYPE);
-    public static final Datatype CHAR = Datatype.predefined(Datatype.CHAR_TYPE);
-    public static final Datatype SHORT = Datatype.predefined(Datatype.SHORT_TYPE);
-    public static final Datatype BOOLEAN = Datatype.predefined(Datatype.BOOLEAN_TYPE);
-    public static final Datatype INT = Datatype.predefined(Datatype.INT_TYPE);
-    public static final Datatype LONG = Datatype.predefined(Datatype.LONG_TYPE);
-    public static final Datatype FLOAT = Datatype.predefined(Datatype.FLOAT_TYPE);
-    public static final Datatype DOUBLE = Datatype.predefined(Datatype.DOUBLE_TYPE);
-    public static final Datatype PACKED = Datatype.predefined(Datatype.PACKED_TYPE);
-    public static final Datatype LB = Datatype.predefined(Datatype.LB_TYPE);
-    public static final Datatype UB = Datatype.predefined(Datatype.UB_TYPE);
-    public static final Datatype OBJECT = Datatype.predefined(Datatype.OBJECT_TYPE);
-    public static final Datatype SHORT2 = Datatype.pair(Datatype.SHORT_TYPE);
-    public static final Datatype INT2 = Datatype.pair(Datatype.INT_TYPE);
-    public static final Datatype LONG2 = Datatype.pair(Datatype.LONG_TYPE);
-    public static final Datatype FLOAT2 = Datatype.pair(Datatype.FLOAT_TYPE);
-    public static final Datatype DOUBLE2 = Datatype.pair(Datatype.DOUBLE_TYPE);
+    public static final Datatype BYTE = Datatype.predefined(BaseType.BYTE);
+    public static final Datatype CHAR = Datatype.predefined(BaseType.CHAR);
+    public static final Datatype SHORT = Datatype.predefined(BaseType.SHORT);
+    public static final Datatype BOOLEAN = Datatype.predefined(BaseType.BOOLEAN);
+    public static final Datatype INT = Datatype.predefined(BaseType.INT);
+    public static final Datatype LONG = Datatype.predefined(BaseType.LONG);
+    public static final Datatype FLOAT = Datatype.predefined(BaseType.FLOAT);
+    public static final Datatype DOUBLE = Datatype.predefined(BaseType.DOUBLE);
+    public static final Datatype PACKED = Datatype.predefined(BaseType.PACKED);
+    public static final Datatype LB = Datatype.predefined(BaseType.LB);
+    public static final Datatype UB = Datatype.predefined(BaseType.UB);
+    public static final Datatype OBJECT = Datatype.predefined(BaseType.OBJECT);
+    public static final Datatype SHORT2 = Datatype.pair(BaseType.SHORT);
+    public static final Datatype INT2 = Datatype.pair(BaseType.INT);
+    public static final Datatype LONG2 = Datatype.pair(BaseType.LONG);
+    public static final Datatype FLOAT2 = Datatype.pair(BaseType.FLOAT);
+    public static final Datatype DOUBLE2 = Datatype.pair(BaseType.DOUBLE);
 
     // ---- predefined operations ----
     public static final Op MAX = Op.predefined(Op.MAX_CODE);

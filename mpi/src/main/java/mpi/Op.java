@@ -1,5 +1,7 @@
 package mpi;
 
+import dist.mpi.datatype.BaseType;
+
 /**
  * A reduction operation for {@code Reduce}, {@code Allreduce}, {@code Reduce_scatter} and
  * {@code Scan}: one of the predefined {@code MPI.MAX ... MPI.MAXLOC}, or a {@link User_function}.
@@ -37,12 +39,12 @@ public class Op {
         "MPI.BXOR", "MPI.MINLOC", "MPI.MAXLOC"};
 
     // The table of where each predefined operation is defined: a bit per base type code.
-    private static final int INTEGRAL = bits(Datatype.BYTE_TYPE, Datatype.CHAR_TYPE, Datatype.SHORT_TYPE,
-            Datatype.INT_TYPE, Datatype.LONG_TYPE);
-    private static final int NUMERIC = INTEGRAL | bits(Datatype.FLOAT_TYPE, Datatype.DOUBLE_TYPE);
-    private static final int LOGICAL = INTEGRAL | bits(Datatype.BOOLEAN_TYPE);
-    private static final int PAIRS = bits(Datatype.SHORT_TYPE, Datatype.INT_TYPE, Datatype.LONG_TYPE,
-            Datatype.FLOAT_TYPE, Datatype.DOUBLE_TYPE);
+    private static final int INTEGRAL = bits(BaseType.BYTE, BaseType.CHAR, BaseType.SHORT,
+            BaseType.INT, BaseType.LONG);
+    private static final int NUMERIC = INTEGRAL | bits(BaseType.FLOAT, BaseType.DOUBLE);
+    private static final int LOGICAL = INTEGRAL | bits(BaseType.BOOLEAN);
+    private static final int PAIRS = bits(BaseType.SHORT, BaseType.INT, BaseType.LONG,
+            BaseType.FLOAT, BaseType.DOUBLE);
     private static final int[] DOMAIN = {
         NUMERIC, NUMERIC, NUMERIC, NUMERIC, LOGICAL, INTEGRAL, LOGICAL, INTEGRAL, LOGICAL, INTEGRAL, PAIRS, PAIRS};
     private static final String[] DOMAIN_NAMES = {
@@ -147,24 +149,24 @@ public class Op {
             function.Call(in, inOffset, inout, inoutOffset, count, datatype);
             return;
         }
-        datatype.check(in, inOffset, count);
-        datatype.check(inout, inoutOffset, count);
-        int base = datatype.baseType();
-        int n = datatype.elements(count);
+        datatype.layout.check(in, inOffset, count);
+        datatype.layout.check(inout, inoutOffset, count);
+        int base = datatype.layout.baseType();
+        int n = datatype.layout.elements(count);
         if (n == 0) {
             return;
         }
         if (inPlace(in, datatype, count) && inPlace(inout, datatype, count)) {
-            combine(base, in, inOffset + datatype.disp[0], inout, inoutOffset + datatype.disp[0], n);
+            combine(base, in, inOffset + datatype.layout.firstDisplacement(), inout, inoutOffset + datatype.layout.firstDisplacement(), n);
             return;
         }
         Datatype flat = Datatype.predefined(base);
-        Object a = flat.allocate(n);
-        Object b = flat.allocate(n);
-        flat.unpack(datatype.pack(in, inOffset, count), a, 0, n);
-        flat.unpack(datatype.pack(inout, inoutOffset, count), b, 0, n);
+        Object a = flat.layout.allocate(n);
+        Object b = flat.layout.allocate(n);
+        flat.layout.unpack(datatype.layout.pack(in, inOffset, count), a, 0, n);
+        flat.layout.unpack(datatype.layout.pack(inout, inoutOffset, count), b, 0, n);
         combine(base, a, 0, b, 0, n);
-        datatype.unpack(flat.pack(b, 0, n), inout, inoutOffset, count);
+        datatype.layout.unpack(flat.layout.pack(b, 0, n), inout, inoutOffset, count);
     }
 
     /**
@@ -183,13 +185,13 @@ public class Op {
         if (function != null) {
             return;
         }
-        int base = datatype.base; // unlike baseType(), keeps PACKED apart from BYTE: it holds no numbers
-        if (base == Datatype.NO_BASE_TYPE) {
+        int base = datatype.layout.base(); // unlike baseType(), keeps PACKED apart from BYTE: it holds no numbers
+        if (base == BaseType.NONE) {
             return; // no data, nothing to combine
         }
         if (base >= ARRAYS.length || (DOMAIN[code] & (1 << base)) == 0) {
             throw new MPIException(MPI.ERR_OP, NAMES[code] + " is not defined on " + datatype + " (base type "
-                    + Datatype.baseName(base) + "); it applies to " + DOMAIN_NAMES[code]);
+                    + BaseType.name(base) + "); it applies to " + DOMAIN_NAMES[code]);
         }
         if ((code == MINLOC_CODE || code == MAXLOC_CODE) && datatype.Size() % 2 != 0) {
             throw new MPIException(MPI.ERR_OP, NAMES[code] + " works on (value, index) pairs such as MPI.INT2, but an"
@@ -211,55 +213,55 @@ public class Op {
         // One loop per array type; the operation is a loop-invariant switch in the family's rule,
         // which the JIT inlines, so the loops stay unboxed and specialized enough to be fast.
         switch (base) {
-            case Datatype.BYTE_TYPE -> {
+            case BaseType.BYTE -> {
                 byte[] a = (byte[]) in, c = (byte[]) inout;
                 for (int k = 0; k < n; k++) {
                     c[inoutPos + k] = (byte) integral(op, a[inPos + k], c[inoutPos + k]);
                 }
             }
-            case Datatype.CHAR_TYPE -> {
+            case BaseType.CHAR -> {
                 char[] a = (char[]) in, c = (char[]) inout;
                 for (int k = 0; k < n; k++) {
                     c[inoutPos + k] = (char) integral(op, a[inPos + k], c[inoutPos + k]);
                 }
             }
-            case Datatype.SHORT_TYPE -> {
+            case BaseType.SHORT -> {
                 short[] a = (short[]) in, c = (short[]) inout;
                 for (int k = 0; k < n; k++) {
                     c[inoutPos + k] = (short) integral(op, a[inPos + k], c[inoutPos + k]);
                 }
             }
-            case Datatype.INT_TYPE -> {
+            case BaseType.INT -> {
                 int[] a = (int[]) in, c = (int[]) inout;
                 for (int k = 0; k < n; k++) {
                     c[inoutPos + k] = (int) integral(op, a[inPos + k], c[inoutPos + k]);
                 }
             }
-            case Datatype.LONG_TYPE -> {
+            case BaseType.LONG -> {
                 long[] a = (long[]) in, c = (long[]) inout;
                 for (int k = 0; k < n; k++) {
                     c[inoutPos + k] = integral(op, a[inPos + k], c[inoutPos + k]);
                 }
             }
-            case Datatype.FLOAT_TYPE -> {
+            case BaseType.FLOAT -> {
                 float[] a = (float[]) in, c = (float[]) inout;
                 for (int k = 0; k < n; k++) {
                     c[inoutPos + k] = (float) floating(op, a[inPos + k], c[inoutPos + k]);
                 }
             }
-            case Datatype.DOUBLE_TYPE -> {
+            case BaseType.DOUBLE -> {
                 double[] a = (double[]) in, c = (double[]) inout;
                 for (int k = 0; k < n; k++) {
                     c[inoutPos + k] = floating(op, a[inPos + k], c[inoutPos + k]);
                 }
             }
-            case Datatype.BOOLEAN_TYPE -> {
+            case BaseType.BOOLEAN -> {
                 boolean[] a = (boolean[]) in, c = (boolean[]) inout;
                 for (int k = 0; k < n; k++) {
                     c[inoutPos + k] = logical(op, a[inPos + k], c[inoutPos + k]);
                 }
             }
-            default -> throw new IllegalStateException(NAMES[op] + " on base type " + Datatype.baseName(base));
+            default -> throw new IllegalStateException(NAMES[op] + " on base type " + BaseType.name(base));
         }
     }
 
@@ -323,12 +325,12 @@ public class Op {
     /** -1, 0 or 1 as C's {@code <}, {@code ==} and {@code >} decide; 2 when unordered (NaN), so that neither pair wins. */
     private static int compare(int base, Object a, int i, Object b, int j) {
         return switch (base) {
-            case Datatype.SHORT_TYPE -> Integer.signum(Short.compare(((short[]) a)[i], ((short[]) b)[j]));
-            case Datatype.INT_TYPE -> Integer.compare(((int[]) a)[i], ((int[]) b)[j]);
-            case Datatype.LONG_TYPE -> Long.compare(((long[]) a)[i], ((long[]) b)[j]);
-            case Datatype.FLOAT_TYPE -> compare(((float[]) a)[i], ((float[]) b)[j]);
-            case Datatype.DOUBLE_TYPE -> compare(((double[]) a)[i], ((double[]) b)[j]);
-            default -> throw new IllegalStateException("MINLOC/MAXLOC on base type " + Datatype.baseName(base));
+            case BaseType.SHORT -> Integer.signum(Short.compare(((short[]) a)[i], ((short[]) b)[j]));
+            case BaseType.INT -> Integer.compare(((int[]) a)[i], ((int[]) b)[j]);
+            case BaseType.LONG -> Long.compare(((long[]) a)[i], ((long[]) b)[j]);
+            case BaseType.FLOAT -> compare(((float[]) a)[i], ((float[]) b)[j]);
+            case BaseType.DOUBLE -> compare(((double[]) a)[i], ((double[]) b)[j]);
+            default -> throw new IllegalStateException("MINLOC/MAXLOC on base type " + BaseType.name(base));
         };
     }
 
@@ -338,8 +340,8 @@ public class Op {
 
     /** Whether {@code count} items of {@code datatype} are one run of a plain 1-D array, usable without copying. */
     private static boolean inPlace(Object buf, Datatype datatype, int count) {
-        int base = datatype.baseType();
-        return base >= 0 && base < ARRAYS.length && buf.getClass() == ARRAYS[base] && datatype.isRun(count);
+        int base = datatype.layout.baseType();
+        return base >= 0 && base < ARRAYS.length && buf.getClass() == ARRAYS[base] && datatype.layout.isRun(count);
     }
 
     private static int bits(int... baseTypes) {

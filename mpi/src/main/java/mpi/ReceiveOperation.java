@@ -1,8 +1,9 @@
 package mpi;
 
-import dist.mpi.Message;
-import dist.mpi.PostedReceive;
-import dist.mpi.ReceiveBuffer;
+import dist.mpi.datatype.RowDecoder;
+import dist.mpi.engine.Message;
+import dist.mpi.engine.PostedReceive;
+import dist.mpi.engine.ReceiveBuffer;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 
@@ -37,7 +38,7 @@ final class ReceiveOperation implements Operation, ReceiveBuffer {
 
     @Override
     public Decoder open(int length, ByteBuffer first) {
-        decoder = datatype.decoder(buf, offset, count, length, first);
+        decoder = datatype.layout.decoder(buf, offset, count, length, first);
         return decoder;
     }
 
@@ -54,10 +55,10 @@ final class ReceiveOperation implements Operation, ReceiveBuffer {
         Message message = (Message) value;
         int elements;
         if (message.payload() == null) {
-            elements = decoder.n; // the future's completion made the decoder's writes visible here
+            elements = decoder.elements(); // the future's completion made the decoder's writes visible here
         } else {
             try {
-                elements = datatype.unpack(message.payload(), buf, offset, count);
+                elements = datatype.layout.unpack(message.payload(), buf, offset, count);
             } catch (MPIException e) {
                 throw comm.error(e);
             }

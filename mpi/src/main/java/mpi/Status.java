@@ -1,5 +1,6 @@
 package mpi;
 
+
 /**
  * What a receive or probe learned of its message: source rank (in the communicator), tag, and how
  * much arrived. {@code index} is set by the {@code Waitany}/{@code Testany} family.
@@ -29,7 +30,7 @@ public class Status {
 
     /** Items of {@code datatype} received, or {@code MPI.UNDEFINED} when not a whole number of them. */
     public int Get_count(Datatype datatype) throws MPIException {
-        int perItem = datatype.elements(1);
+        int perItem = datatype.layout.elements(1);
         if (perItem == 0) {
             return 0;
         }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dist.mpi.datatype.BaseType;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -20,9 +21,9 @@ class DatatypeConstructorTest {
     /** The buffer indices that {@code count} items of {@code t} from {@code offset} read, in type-map order. */
     static int[] indices(Datatype t, int offset, int count, int bufferLength) throws MPIException {
         int[] identity = IntStream.range(0, bufferLength).toArray();
-        byte[] packed = t.pack(identity, offset, count);
-        int[] read = new int[t.elements(count)];
-        MPI.INT.unpack(packed, read, 0, read.length);
+        byte[] packed = t.layout.pack(identity, offset, count);
+        int[] read = new int[t.layout.elements(count)];
+        MPI.INT.layout.unpack(packed, read, 0, read.length);
         return read;
     }
 
@@ -39,23 +40,23 @@ class DatatypeConstructorTest {
         }
         assertArrayEquals(new int[] {0, 0, 0, 0}, bounds(MPI.LB));
         assertArrayEquals(new int[] {0, 0, 0, 0}, bounds(MPI.UB));
-        assertSame(MPI.INT, Datatype.predefined(Datatype.INT_TYPE));
-        assertEquals(Datatype.INT_TYPE, MPI.INT.baseType());
-        assertEquals(Datatype.BYTE_TYPE, MPI.PACKED.baseType(), "PACKED buffers are byte[]");
-        assertEquals(Datatype.NO_BASE_TYPE, MPI.LB.baseType());
+        assertSame(MPI.INT, Datatype.predefined(BaseType.INT));
+        assertEquals(BaseType.INT, MPI.INT.layout.baseType());
+        assertEquals(BaseType.BYTE, MPI.PACKED.layout.baseType(), "PACKED buffers are byte[]");
+        assertEquals(BaseType.NONE, MPI.LB.layout.baseType());
         assertEquals("MPI.DOUBLE", MPI.DOUBLE.toString());
     }
 
     @Test
     void pairTypesAreTwoContiguousElements() throws MPIException {
         Datatype[] pairs = {MPI.SHORT2, MPI.INT2, MPI.LONG2, MPI.FLOAT2, MPI.DOUBLE2};
-        int[] bases = {Datatype.SHORT_TYPE, Datatype.INT_TYPE, Datatype.LONG_TYPE, Datatype.FLOAT_TYPE, Datatype.DOUBLE_TYPE};
+        int[] bases = {BaseType.SHORT, BaseType.INT, BaseType.LONG, BaseType.FLOAT, BaseType.DOUBLE};
         for (int i = 0; i < pairs.length; i++) {
             assertArrayEquals(new int[] {0, 2, 2, 2}, bounds(pairs[i]), pairs[i].toString());
-            assertEquals(bases[i], pairs[i].baseType());
+            assertEquals(bases[i], pairs[i].layout.baseType());
             assertSame(pairs[i], Datatype.pair(bases[i]));
         }
-        assertEquals(6, MPI.INT2.elements(3));
+        assertEquals(6, MPI.INT2.layout.elements(3));
         assertArrayEquals(new int[] {2, 3, 4, 5}, indices(MPI.INT2, 2, 2, 8));
         assertThrows(MPIException.class, MPI.INT2::Free, "pair types are predefined");
     }
@@ -65,7 +66,7 @@ class DatatypeConstructorTest {
         Datatype t = committed(Datatype.Contiguous(3, MPI.INT));
         assertArrayEquals(new int[] {0, 3, 3, 3}, bounds(t));
         assertArrayEquals(new int[] {4, 5, 6, 7, 8, 9}, indices(t, 4, 2, 12));
-        assertEquals(1, t.disp.length, "replicas that abut are one run");
+        assertTrue(t.layout.isRun(2), "replicas that abut are one run");
         assertArrayEquals(new int[] {0, 0, 0, 0}, bounds(Datatype.Contiguous(0, MPI.INT)));
         assertEquals("Contiguous(3, MPI.INT)", t.toString());
     }
@@ -122,7 +123,7 @@ class DatatypeConstructorTest {
         Datatype t = committed(Datatype.Struct(new int[] {1, 3, 1}, new int[] {-2, 1, 10},
                 new Datatype[] {MPI.LB, MPI.INT, MPI.UB}));
         assertArrayEquals(new int[] {-2, 10, 12, 3}, bounds(t));
-        assertEquals(Datatype.INT_TYPE, t.baseType(), "markers do not set the base type");
+        assertEquals(BaseType.INT, t.layout.baseType(), "markers do not set the base type");
         // Items are one extent (12) apart; data sits at 1..3 of each.
         assertArrayEquals(new int[] {3, 4, 5, 15, 16, 17}, indices(t, 2, 2, 18));
 
@@ -147,7 +148,7 @@ class DatatypeConstructorTest {
         assertArrayEquals(new int[] {0, 5, 5, 3}, bounds(gap));
         Datatype onlyMarkers = Datatype.Struct(new int[] {1, 1}, new int[] {-1, 3}, new Datatype[] {MPI.LB, MPI.UB});
         assertArrayEquals(new int[] {-1, 3, 4, 0}, bounds(onlyMarkers));
-        assertEquals(Datatype.NO_BASE_TYPE, onlyMarkers.baseType());
+        assertEquals(BaseType.NONE, onlyMarkers.layout.baseType());
     }
 
     @Test
@@ -190,12 +191,12 @@ class DatatypeConstructorTest {
     void commitAndFree() throws MPIException {
         Datatype t = Datatype.Contiguous(2, MPI.INT);
         assertEquals(2, t.Size(), "queries work before Commit");
-        MPIException uncommitted = assertThrows(MPIException.class, () -> t.check(new int[2], 0, 1));
+        MPIException uncommitted = assertThrows(MPIException.class, () -> t.layout.check(new int[2], 0, 1));
         assertEquals(MPI.ERR_TYPE, uncommitted.getErrorClass());
         assertTrue(uncommitted.getMessage().contains("Commit()"), uncommitted.getMessage());
 
         t.Commit();
-        t.check(new int[2], 0, 1);
+        t.layout.check(new int[2], 0, 1);
         Datatype built = Datatype.Contiguous(2, t);
         t.Free();
         assertEquals(MPI.ERR_TYPE, assertThrows(MPIException.class, t::Extent).getErrorClass());

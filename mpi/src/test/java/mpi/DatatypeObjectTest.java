@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dist.mpi.datatype.TypeObjects;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
@@ -61,7 +62,7 @@ class DatatypeObjectTest {
 
     private static Object[] roundTrip(Object... objects) throws MPIException {
         Object[] back = new Object[objects.length];
-        assertEquals(objects.length, MPI.OBJECT.unpack(MPI.OBJECT.pack(objects, 0, objects.length), back, 0, objects.length));
+        assertEquals(objects.length, MPI.OBJECT.layout.unpack(MPI.OBJECT.layout.pack(objects, 0, objects.length), back, 0, objects.length));
         return back;
     }
 
@@ -69,9 +70,9 @@ class DatatypeObjectTest {
     void nullsStringsArraysAndApplicationClassesRoundTripWithOffsets() throws MPIException {
         Object[] source = {"skip", "text", null, new Point(1, 2), new int[] {3, 4}, new String[] {"a", null}, 42, null};
         Object[] target = new Object[8];
-        byte[] message = MPI.OBJECT.pack(source, 1, 6);
-        assertEquals(6, MPI.OBJECT.messageElements(message));
-        assertEquals(6, MPI.OBJECT.unpack(message, target, 2, 6));
+        byte[] message = MPI.OBJECT.layout.pack(source, 1, 6);
+        assertEquals(6, MPI.OBJECT.layout.messageElements(message));
+        assertEquals(6, MPI.OBJECT.layout.unpack(message, target, 2, 6));
         assertArrayEquals(new Object[] {null, null, "text", null, new Point(1, 2), new int[] {3, 4},
                 new String[] {"a", null}, 42}, target);
     }
@@ -94,14 +95,14 @@ class DatatypeObjectTest {
 
     @Test
     void refusedJdkClassGivesMPIExceptionNamingIt() throws Exception {
-        byte[] url = MPI.OBJECT.pack(new Object[] {new URL("http://example.invalid/")}, 0, 1);
-        MPIException e = assertThrows(MPIException.class, () -> MPI.OBJECT.unpack(url, new Object[1], 0, 1));
+        byte[] url = MPI.OBJECT.layout.pack(new Object[] {new URL("http://example.invalid/")}, 0, 1);
+        MPIException e = assertThrows(MPIException.class, () -> MPI.OBJECT.layout.unpack(url, new Object[1], 0, 1));
         assertEquals(MPI.ERR_TYPE, e.getErrorClass());
         assertTrue(e.getMessage().contains("java.net.URL"), e.getMessage());
 
         Object gadget = new javax.management.BadAttributeValueExpException("value");
-        byte[] nested = MPI.OBJECT.pack(new Object[] {new ArrayList<>(List.of(gadget))}, 0, 1);
-        MPIException inside = assertThrows(MPIException.class, () -> MPI.OBJECT.unpack(nested, new Object[1], 0, 1));
+        byte[] nested = MPI.OBJECT.layout.pack(new Object[] {new ArrayList<>(List.of(gadget))}, 0, 1);
+        MPIException inside = assertThrows(MPIException.class, () -> MPI.OBJECT.layout.unpack(nested, new Object[1], 0, 1));
         assertEquals(MPI.ERR_TYPE, inside.getErrorClass());
         assertTrue(inside.getMessage().contains("javax.management.BadAttributeValueExpException"), inside.getMessage());
     }
@@ -109,7 +110,7 @@ class DatatypeObjectTest {
     @Test
     void unserializableElementIsNamedBySender() {
         MPIException e = assertThrows(MPIException.class,
-                () -> MPI.OBJECT.pack(new Object[] {"fine", new Object()}, 0, 2));
+                () -> MPI.OBJECT.layout.pack(new Object[] {"fine", new Object()}, 0, 2));
         assertEquals(MPI.ERR_TYPE, e.getErrorClass());
         assertTrue(e.getMessage().contains("element 1") && e.getMessage().contains("java.lang.Object"), e.getMessage());
     }
@@ -118,28 +119,28 @@ class DatatypeObjectTest {
     void nestingIsBounded() throws MPIException {
         Node shallow = (Node) roundTrip(chain(100))[0];
         assertEquals(99, shallow.value);
-        byte[] deep = MPI.OBJECT.pack(new Object[] {chain(TypeObjects.MAX_DEPTH + 10)}, 0, 1);
-        MPIException e = assertThrows(MPIException.class, () -> MPI.OBJECT.unpack(deep, new Object[1], 0, 1));
+        byte[] deep = MPI.OBJECT.layout.pack(new Object[] {chain(TypeObjects.MAX_DEPTH + 10)}, 0, 1);
+        MPIException e = assertThrows(MPIException.class, () -> MPI.OBJECT.layout.unpack(deep, new Object[1], 0, 1));
         assertTrue(e.getMessage().contains("deeper than " + TypeObjects.MAX_DEPTH), e.getMessage());
     }
 
     @Test
     void classesResolveThroughTheContextClassLoader() throws Exception {
-        byte[] message = MPI.OBJECT.pack(new Object[] {new Point(5, 6)}, 0, 1);
+        byte[] message = MPI.OBJECT.layout.pack(new Object[] {new Point(5, 6)}, 0, 1);
         Thread thread = Thread.currentThread();
         ClassLoader original = thread.getContextClassLoader();
         // A rank of mpirun's threads mode: its own loader defines its own copy of the application's classes.
         try (RankLoader rank = new RankLoader(original)) {
             thread.setContextClassLoader(rank);
             Object[] back = new Object[1];
-            MPI.OBJECT.unpack(message, back, 0, 1);
+            MPI.OBJECT.layout.unpack(message, back, 0, 1);
             assertSame(rank, back[0].getClass().getClassLoader());
             assertNotSame(Point.class, back[0].getClass());
             assertEquals("Point[x=5, y=6]", back[0].toString());
 
             // A loader that cannot see the class at all.
             thread.setContextClassLoader(ClassLoader.getPlatformClassLoader());
-            MPIException e = assertThrows(MPIException.class, () -> MPI.OBJECT.unpack(message, new Object[1], 0, 1));
+            MPIException e = assertThrows(MPIException.class, () -> MPI.OBJECT.layout.unpack(message, new Object[1], 0, 1));
             assertEquals(MPI.ERR_TYPE, e.getErrorClass());
             assertTrue(e.getMessage().contains(Point.class.getName()), e.getMessage());
         } finally {
@@ -152,12 +153,12 @@ class DatatypeObjectTest {
         Datatype everyOther = committed(Datatype.Vector(3, 1, 2, MPI.OBJECT));
         String[] source = {"a", "x", "b", "x", "c"};
         String[] target = new String[3];
-        MPI.OBJECT.unpack(everyOther.pack(source, 0, 1), target, 0, 3);
+        MPI.OBJECT.layout.unpack(everyOther.layout.pack(source, 0, 1), target, 0, 3);
         assertArrayEquals(new String[] {"a", "b", "c"}, target);
 
-        byte[] numbers = MPI.OBJECT.pack(new Object[] {"ok", 1}, 0, 2);
+        byte[] numbers = MPI.OBJECT.layout.pack(new Object[] {"ok", 1}, 0, 2);
         String[] strings = new String[2];
-        MPIException e = assertThrows(MPIException.class, () -> MPI.OBJECT.unpack(numbers, strings, 0, 2));
+        MPIException e = assertThrows(MPIException.class, () -> MPI.OBJECT.layout.unpack(numbers, strings, 0, 2));
         assertEquals(MPI.ERR_TYPE, e.getErrorClass());
         assertTrue(e.getMessage().contains("java.lang.Integer") && e.getMessage().contains("java.lang.String"), e.getMessage());
         assertArrayEquals(new String[2], strings, "nothing is written when an object does not fit");
@@ -165,30 +166,30 @@ class DatatypeObjectTest {
 
     @Test
     void objectTruncationPackAndPackSize() throws MPIException {
-        byte[] three = MPI.OBJECT.pack(new Object[] {1, 2, 3}, 0, 3);
+        byte[] three = MPI.OBJECT.layout.pack(new Object[] {1, 2, 3}, 0, 3);
         assertEquals(MPI.ERR_TRUNCATE, assertThrows(MPIException.class,
-                () -> MPI.OBJECT.unpack(three, new Object[5], 0, 2)).getErrorClass());
-        assertEquals(MPI.ERR_TYPE, assertThrows(MPIException.class, () -> MPI.OBJECT.packSize(1)).getErrorClass());
+                () -> MPI.OBJECT.layout.unpack(three, new Object[5], 0, 2)).getErrorClass());
+        assertEquals(MPI.ERR_TYPE, assertThrows(MPIException.class, () -> MPI.OBJECT.layout.packSize(1)).getErrorClass());
 
         byte[] packed = new byte[1024];
-        int position = MPI.INT.packInto(new int[] {7}, 0, 1, packed, 0);
-        position = MPI.OBJECT.packInto(new Object[] {"s", null, new Point(0, 1)}, 0, 3, packed, position);
-        position = MPI.INT.packInto(new int[] {8}, 0, 1, packed, position);
+        int position = MPI.INT.layout.packInto(new int[] {7}, 0, 1, packed, 0);
+        position = MPI.OBJECT.layout.packInto(new Object[] {"s", null, new Point(0, 1)}, 0, 3, packed, position);
+        position = MPI.INT.layout.packInto(new int[] {8}, 0, 1, packed, position);
         int[] first = new int[1];
         Object[] objects = new Object[4];
         int[] last = new int[1];
-        int read = MPI.INT.unpackFrom(packed, 0, first, 0, 1);
-        read = MPI.OBJECT.unpackFrom(packed, read, objects, 1, 3);
-        read = MPI.INT.unpackFrom(packed, read, last, 0, 1);
+        int read = MPI.INT.layout.unpackFrom(packed, 0, first, 0, 1);
+        read = MPI.OBJECT.layout.unpackFrom(packed, read, objects, 1, 3);
+        read = MPI.INT.layout.unpackFrom(packed, read, last, 0, 1);
         assertEquals(position, read);
         assertArrayEquals(new Object[] {null, "s", null, new Point(0, 1)}, objects);
         assertEquals(8, last[0]);
 
         // Objects packed and sent as PACKED may be received as OBJECT.
         byte[] unit = new byte[256];
-        int end = MPI.OBJECT.packInto(new Object[] {"p"}, 0, 1, unit, 0);
+        int end = MPI.OBJECT.layout.packInto(new Object[] {"p"}, 0, 1, unit, 0);
         Object[] received = new Object[1];
-        assertEquals(1, MPI.OBJECT.unpack(MPI.PACKED.pack(unit, 0, end), received, 0, 1));
+        assertEquals(1, MPI.OBJECT.layout.unpack(MPI.PACKED.layout.pack(unit, 0, end), received, 0, 1));
         assertEquals("p", received[0]);
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dist.mpi.datatype.BaseType;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +34,7 @@ class OpTest {
     void everyPredefinedOperationOnEveryBaseType() throws MPIException {
         for (int code = Op.MAX_CODE; code <= Op.BXOR_CODE; code++) {
             for (Datatype type : TYPES) {
-                int base = type.baseType();
+                int base = type.layout.baseType();
                 boolean defined = defined(code, base);
                 Object in = array(base, IN);
                 Object inout = array(base, INOUT);
@@ -57,12 +58,12 @@ class OpTest {
 
     /** Where MPI (C binding, with Java types) defines each operation. */
     private static boolean defined(int code, int base) {
-        boolean integral = base == Datatype.BYTE_TYPE || base == Datatype.CHAR_TYPE || base == Datatype.SHORT_TYPE
-                || base == Datatype.INT_TYPE || base == Datatype.LONG_TYPE;
-        boolean floating = base == Datatype.FLOAT_TYPE || base == Datatype.DOUBLE_TYPE;
+        boolean integral = base == BaseType.BYTE || base == BaseType.CHAR || base == BaseType.SHORT
+                || base == BaseType.INT || base == BaseType.LONG;
+        boolean floating = base == BaseType.FLOAT || base == BaseType.DOUBLE;
         return switch (code) {
             case Op.MAX_CODE, Op.MIN_CODE, Op.SUM_CODE, Op.PROD_CODE -> integral || floating;
-            case Op.LAND_CODE, Op.LOR_CODE, Op.LXOR_CODE -> integral || base == Datatype.BOOLEAN_TYPE;
+            case Op.LAND_CODE, Op.LOR_CODE, Op.LXOR_CODE -> integral || base == BaseType.BOOLEAN;
             default -> integral;
         };
     }
@@ -71,7 +72,7 @@ class OpTest {
     private static Object reference(int code, int base, int i) {
         Object a = array(base, IN);
         Object b = array(base, INOUT);
-        if (base == Datatype.BOOLEAN_TYPE) {
+        if (base == BaseType.BOOLEAN) {
             boolean x = (boolean) Array.get(a, i);
             boolean y = (boolean) Array.get(b, i);
             return switch (code) {
@@ -80,7 +81,7 @@ class OpTest {
                 default -> x ^ y;
             };
         }
-        if (base == Datatype.FLOAT_TYPE || base == Datatype.DOUBLE_TYPE) {
+        if (base == BaseType.FLOAT || base == BaseType.DOUBLE) {
             double x = ((Number) Array.get(a, i)).doubleValue();
             double y = ((Number) Array.get(b, i)).doubleValue();
             double r = switch (code) {
@@ -89,7 +90,7 @@ class OpTest {
                 case Op.SUM_CODE -> x + y;
                 default -> x * y;
             };
-            return base == Datatype.FLOAT_TYPE ? (Object) (float) r : (Object) r;
+            return base == BaseType.FLOAT ? (Object) (float) r : (Object) r;
         }
         long x = asLong(Array.get(a, i));
         long y = asLong(Array.get(b, i));
@@ -115,27 +116,27 @@ class OpTest {
     /** {@code values} as an array of the base type (narrowed as a Java cast narrows; booleans are non-zero). */
     private static Object array(int base, long[] values) {
         Object a = switch (base) {
-            case Datatype.BYTE_TYPE -> new byte[values.length];
-            case Datatype.CHAR_TYPE -> new char[values.length];
-            case Datatype.SHORT_TYPE -> new short[values.length];
-            case Datatype.BOOLEAN_TYPE -> new boolean[values.length];
-            case Datatype.INT_TYPE -> new int[values.length];
-            case Datatype.LONG_TYPE -> new long[values.length];
-            case Datatype.FLOAT_TYPE -> new float[values.length];
-            case Datatype.DOUBLE_TYPE -> new double[values.length];
+            case BaseType.BYTE -> new byte[values.length];
+            case BaseType.CHAR -> new char[values.length];
+            case BaseType.SHORT -> new short[values.length];
+            case BaseType.BOOLEAN -> new boolean[values.length];
+            case BaseType.INT -> new int[values.length];
+            case BaseType.LONG -> new long[values.length];
+            case BaseType.FLOAT -> new float[values.length];
+            case BaseType.DOUBLE -> new double[values.length];
             default -> new Object[values.length];
         };
         for (int i = 0; i < values.length; i++) {
             long v = values[i];
             switch (base) {
-                case Datatype.BYTE_TYPE -> Array.setByte(a, i, (byte) v);
-                case Datatype.CHAR_TYPE -> Array.setChar(a, i, (char) v);
-                case Datatype.SHORT_TYPE -> Array.setShort(a, i, (short) v);
-                case Datatype.BOOLEAN_TYPE -> Array.setBoolean(a, i, v != 0);
-                case Datatype.INT_TYPE -> Array.setInt(a, i, (int) v);
-                case Datatype.LONG_TYPE -> Array.setLong(a, i, v);
-                case Datatype.FLOAT_TYPE -> Array.setFloat(a, i, v + 0.5f);
-                case Datatype.DOUBLE_TYPE -> Array.setDouble(a, i, v + 0.25);
+                case BaseType.BYTE -> Array.setByte(a, i, (byte) v);
+                case BaseType.CHAR -> Array.setChar(a, i, (char) v);
+                case BaseType.SHORT -> Array.setShort(a, i, (short) v);
+                case BaseType.BOOLEAN -> Array.setBoolean(a, i, v != 0);
+                case BaseType.INT -> Array.setInt(a, i, (int) v);
+                case BaseType.LONG -> Array.setLong(a, i, v);
+                case BaseType.FLOAT -> Array.setFloat(a, i, v + 0.5f);
+                case BaseType.DOUBLE -> Array.setDouble(a, i, v + 0.25);
                 default -> Array.set(a, i, "s" + v);
             }
         }

@@ -1,4 +1,4 @@
-package dist.mpi;
+package dist.mpi.engine;
 
 import dist.transport.Log;
 import java.io.IOException;

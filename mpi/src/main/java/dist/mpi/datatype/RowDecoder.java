@@ -1,18 +1,17 @@
-package mpi;
+package dist.mpi.datatype;
 
-import dist.mpi.ReceiveBuffer;
+import dist.mpi.engine.ReceiveBuffer;
 import java.nio.ByteBuffer;
 
 /**
  * Decodes a message's elements into one run of one row of a receive buffer as its bytes arrive,
- * which {@link Datatype#decoder} has checked the message fits.
+ * which {@link TypeLayout#decoder} has checked the message fits.
  */
-final class RowDecoder implements ReceiveBuffer.Decoder {
+public final class RowDecoder implements ReceiveBuffer.Decoder {
     private final TypeCodec codec;
     private final Object row;
     private final int at;
-    /** Elements in the message (and the receive's count for its status). */
-    final int n;
+    private final int n;
     private boolean headerSkipped;
     private int done;
 
@@ -23,13 +22,18 @@ final class RowDecoder implements ReceiveBuffer.Decoder {
         this.n = n;
     }
 
+    /** Elements in the message (the receive's count for its status). */
+    public int elements() {
+        return n;
+    }
+
     @Override
     public void decode(ByteBuffer in) {
         if (!headerSkipped) {
-            if (in.remaining() < Datatype.HEADER) {
+            if (in.remaining() < WirePayload.HEADER) {
                 return;
             }
-            in.position(in.position() + Datatype.HEADER);
+            in.position(in.position() + WirePayload.HEADER);
             headerSkipped = true;
         }
         int k = Math.min(n - done, in.remaining() / codec.width);

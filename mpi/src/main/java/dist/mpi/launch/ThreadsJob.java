@@ -1,5 +1,7 @@
-package dist.mpi;
+package dist.mpi.launch;
 
+import dist.mpi.engine.Job;
+import dist.mpi.engine.SharedMemoryHub;
 import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;

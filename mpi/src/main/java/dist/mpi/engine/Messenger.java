@@ -1,4 +1,4 @@
-package dist.mpi;
+package dist.mpi.engine;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

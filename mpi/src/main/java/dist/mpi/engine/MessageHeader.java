@@ -1,4 +1,4 @@
-package dist.mpi;
+package dist.mpi.engine;
 
 /**
  * What travels with every MPI message, ahead of its packed payload.

@@ -1,4 +1,4 @@
-package dist.mpi;
+package dist.mpi.engine;
 
 /**
  * A message as the engine sees it: header and packed payload, never a Java object. The payload is

@@ -1,4 +1,4 @@
-package mpi;
+package dist.mpi.datatype;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -10,6 +10,8 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
 import java.util.Set;
+import mpi.MPI;
+import mpi.MPIException;
 
 /**
  * Java serialization of MPI.OBJECT elements, and its safe reverse.
@@ -23,14 +25,14 @@ import java.util.Set;
  * included, is refused before it is instantiated; depth, reference count, array length and stream
  * size are bounded too.
  */
-final class TypeObjects {
+public final class TypeObjects {
     /**
      * Deepest object nesting accepted. Default serialization of a linked structure nests once per
      * node, so this bounds the length of an application's own linked lists (java.util's
      * collections write their elements flat and are not affected); it stays well inside a
      * default thread stack.
      */
-    static final int MAX_DEPTH = 512;
+    public static final int MAX_DEPTH = 512;
 
     private static final Set<String> ALLOWED_JDK = Set.of(
             "java.lang.Boolean", "java.lang.Byte", "java.lang.Character", "java.lang.Short",

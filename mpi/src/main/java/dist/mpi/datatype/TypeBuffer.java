@@ -1,14 +1,16 @@
-package mpi;
+package dist.mpi.datatype;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import mpi.MPI;
+import mpi.MPIException;
 
 /**
  * A message buffer seen as one row-major sequence of base elements, as JMPI (section 4.5.3)
  * defines multi-dimensional buffers: {@code int[4][3]} is 12 ints, {@code a[1][0]} being
  * element 3; rows may be ragged and there may be any number of dimensions. A 1-D array is its own
- * single row. Offsets and displacements of {@link Datatype} index this flattened sequence.
+ * single row. Offsets and displacements of {@link TypeLayout} index this flattened sequence.
  *
  * <p>OBJECT buffers are never flattened: an element of an {@code Object[]} may itself be an array
  * that is to travel as one object, as in mpiJava.
@@ -32,7 +34,7 @@ final class TypeBuffer {
      *
      * @throws MPIException ERR_BUFFER if {@code buf} is not an array or a row is null, ERR_TYPE if its element type is wrong
      */
-    static TypeBuffer of(Object buf, TypeCodec codec, Datatype type) throws MPIException {
+    static TypeBuffer of(Object buf, TypeCodec codec, TypeLayout type) throws MPIException {
         if (buf == null) {
             throw new MPIException(MPI.ERR_BUFFER, "the buffer is null; " + type + " needs " + expected(codec));
         }

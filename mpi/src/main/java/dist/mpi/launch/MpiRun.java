@@ -1,8 +1,9 @@
-package dist.mpi;
+package dist.mpi.launch;
 
 import dist.coordinator.Coordinator;
 import dist.coordinator.MembershipSettings;
 import dist.common.ChildJvm;
+import dist.mpi.engine.Job;
 import dist.transport.ClusterSecret;
 import dist.transport.Endpoint;
 import dist.transport.TransportConfig;

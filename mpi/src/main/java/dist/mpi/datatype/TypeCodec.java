@@ -1,10 +1,10 @@
-package mpi;
+package dist.mpi.datatype;
 
 import java.nio.ByteBuffer;
 
 /**
  * How the elements of one Java array type travel: the table of per-base-type copy strategies that
- * {@link Datatype} packs and unpacks through. Primitives go big-endian, {@code boolean} as one byte
+ * {@link TypeLayout} packs and unpacks through. Primitives go big-endian, {@code boolean} as one byte
  * 0/1; every numeric type is copied in bulk through a {@link ByteBuffer} view, which the JDK turns
  * into a byte-swapping memory copy, so there is no per-element work for large arrays.
  * {@link #OBJECT} has no fixed width: {@link TypeObjects} serializes it.

@@ -1,11 +1,11 @@
-package mpi;
+package dist.mpi.datatype;
 
-import dist.mpi.Payload;
+import dist.mpi.engine.Payload;
 import java.nio.ByteBuffer;
 
 /**
  * The wire form of a message's items, written on demand from where they are: a
- * {@link Datatype#HEADER} (base type code, element count), then the elements as raw big-endian
+ * {@link #HEADER} (base type code, element count), then the elements as raw big-endian
  * primitives, or for OBJECT {@code [stream length][count][stream]}. A run of one row is encoded
  * straight from the program's array; other items were gathered into {@code array} first.
  *
@@ -13,11 +13,13 @@ import java.nio.ByteBuffer;
  * @param objects the serialized stream of OBJECT items, else null
  */
 record WirePayload(int base, TypeCodec codec, Object array, int from, int n, byte[] objects) implements Payload {
+    /** Bytes before the elements: base type code, then the element count. */
+    static final int HEADER = 5;
     private static final int OBJECTS_PREFIX = 8;
 
     @Override
     public int size() {
-        return Datatype.HEADER + bodySize();
+        return HEADER + bodySize();
     }
 
     /** Bytes after the header: what {@code Comm.Pack} writes. */
@@ -30,9 +32,9 @@ record WirePayload(int base, TypeCodec codec, Object array, int from, int n, byt
         int start = out.position();
         if (at == 0) {
             out.put((byte) base).putInt(n);
-            at = Datatype.HEADER;
+            at = HEADER;
         }
-        int body = at - Datatype.HEADER;
+        int body = at - HEADER;
         if (objects != null) {
             if (body == 0) {
                 out.putInt(objects.length).putInt(n);

@@ -1,9 +1,11 @@
-package mpi;
+package dist.mpi.datatype;
 
 import java.util.Arrays;
+import mpi.MPI;
+import mpi.MPIException;
 
 /**
- * Builds the type map of a derived {@link Datatype}: the data entries flattened to runs of
+ * Builds the type map of a derived datatype: the data entries flattened to runs of
  * consecutive base elements (displacement, length) in type-map order, and the bounds.
  *
  * <p>Every constructor of mpiJava is a sequence of blocks, each block being some replicas of an
@@ -12,9 +14,9 @@ import java.util.Arrays;
  * {@code MPI.LB} marker if there is one, of any entry otherwise; the upper bound likewise with
  * {@code MPI.UB} and the end of entries. Displacements are in base elements, as everywhere in mpiJava.
  */
-final class TypeMap {
-    int base = Datatype.NO_BASE_TYPE;
-    private Datatype baseSource;
+public final class TypeMap {
+    int base = BaseType.NONE;
+    private TypeLayout baseSource;
 
     int[] disp = new int[4];
     int[] len = new int[4];
@@ -33,7 +35,7 @@ final class TypeMap {
     boolean ubMarked;
 
     /** The map of a predefined type holding one element of {@code base}. */
-    static TypeMap basic(int base) {
+    public static TypeMap basic(int base) {
         TypeMap m = new TypeMap();
         m.base = base;
         m.disp = new int[] {0};
@@ -46,7 +48,7 @@ final class TypeMap {
     }
 
     /** The map of {@code MPI.LB} ({@code lower}) or {@code MPI.UB}: a marker at 0 and no data. */
-    static TypeMap marker(boolean lower) {
+    public static TypeMap marker(boolean lower) {
         TypeMap m = new TypeMap();
         m.disp = new int[0];
         m.len = new int[0];
@@ -66,20 +68,20 @@ final class TypeMap {
 
     /**
      * Appends {@code count} replicas of {@code type}, the first at displacement {@code start} and
-     * each next one {@code type.Extent()} further on.
+     * each next one extent of {@code type} further on.
      */
-    void add(long start, int count, Datatype type) throws MPIException {
+    public void add(long start, int count, TypeLayout type) throws MPIException {
         if (count == 0) {
             return;
         }
-        if (type.base != Datatype.NO_BASE_TYPE) {
-            if (base == Datatype.NO_BASE_TYPE) {
+        if (type.base != BaseType.NONE) {
+            if (base == BaseType.NONE) {
                 base = type.base;
                 baseSource = type;
             } else if (base != type.base) {
                 throw new MPIException(MPI.ERR_TYPE, "all components must share one base type (mpiJava has no"
-                        + " byte addresses to mix them), but " + type + " has base type " + Datatype.baseName(type.base)
-                        + " while " + baseSource + " has " + Datatype.baseName(base));
+                        + " byte addresses to mix them), but " + type + " has base type " + BaseType.name(type.base)
+                        + " while " + baseSource + " has " + BaseType.name(base));
             }
         }
         long extent = (long) type.ub - type.lb;
@@ -137,7 +139,7 @@ final class TypeMap {
     }
 
     /** The built map is checked to fit the int displacements that offsets are added to. */
-    void finish() throws MPIException {
+    public void finish() throws MPIException {
         requireInt(lb());
         requireInt(ub());
         requireInt(ub() - lb());
