@@ -6,7 +6,7 @@ import dist.coordinator.proto.MembershipType;
 import dist.coordinator.proto.NodeInfo;
 import dist.coordinator.proto.NodeTable;
 import dist.coordinator.proto.StatusRequest;
-import dist.mpi.MpiRun;
+import dist.mpi.launch.MpiRun;
 import dist.transport.ClusterSecret;
 import dist.transport.Endpoint;
 import dist.transport.TransportConfig;

@@ -1,5 +1,6 @@
 package dist.node;
 
+import dist.common.ChildJvm;
 import dist.transport.ClusterSecret;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import mpitest.Ranks;
 import org.junit.jupiter.params.ParameterizedTest;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
@@ -16,6 +17,9 @@ import org.junit.jupiter.api.Test;
 
 /** `dist mpirun` with ranks as separate JVMs (and, for comparison, as threads) on real sockets. */
 class MpiRunIT {
+    /** The mpi module's test programs (its test jar, or its test classes directory in a reactor build). */
+    private static final String PROGRAMS = Ranks.classesOf(Ranks.class).toString();
+
     private static Jvm mpirun(String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of("-jar", Jvm.DIST_JAR.toString(), "mpirun"));
         command.addAll(List.of(args));
@@ -34,7 +38,7 @@ class MpiRunIT {
     @ParameterizedTest(name = "{0} on {1} processes")
     @MethodSource("programs")
     void programPassesWithRanksAsProcesses(String program, int ranks) throws Exception {
-        try (Jvm run = mpirun("-np", String.valueOf(ranks), "--", "-cp", Jvm.TEST_CLASSES.toString(),
+        try (Jvm run = mpirun("-np", String.valueOf(ranks), "--", "-cp", PROGRAMS,
                 "mpitest." + program)) {
             assertEquals(0, run.awaitExit(Duration.ofSeconds(180)), run.output());
         }
@@ -42,7 +46,7 @@ class MpiRunIT {
 
     @Test
     void everyRankRunsAndPrefixesShowWhichSaidWhat() throws Exception {
-        try (Jvm run = mpirun("-np", "3", "--prefix", "--", "-cp", Jvm.TEST_CLASSES.toString(), "mpitest.p2p.Hello", "3")) {
+        try (Jvm run = mpirun("-np", "3", "--prefix", "--", "-cp", PROGRAMS, "mpitest.p2p.Hello", "3")) {
             assertEquals(0, run.awaitExit(Duration.ofSeconds(120)), run.output());
             assertEquals(new TreeSet<>(List.of("[0] hello from rank 0 of 3", "[1] hello from rank 1 of 3",
                     "[2] hello from rank 2 of 3")), new TreeSet<>(run.stdout()));
@@ -51,7 +55,7 @@ class MpiRunIT {
 
     @Test
     void threadsModeRunsTheSameProgramInOneJvm() throws Exception {
-        try (Jvm run = mpirun("-np", "4", "--threads", "--", "-cp", Jvm.TEST_CLASSES.toString(), "mpitest.p2p.Hello", "4")) {
+        try (Jvm run = mpirun("-np", "4", "--threads", "--", "-cp", PROGRAMS, "mpitest.p2p.Hello", "4")) {
             assertEquals(0, run.awaitExit(Duration.ofSeconds(120)), run.output());
             assertEquals(4, run.stdout().size(), run.output());
         }
@@ -59,7 +63,7 @@ class MpiRunIT {
 
     @Test
     void aFailingRankGivesItsExitCodeAndStopsTheOthers() throws Exception {
-        try (Jvm run = mpirun("-np", "3", "--", "-cp", Jvm.TEST_CLASSES.toString(), "mpitest.p2p.FailingRank")) {
+        try (Jvm run = mpirun("-np", "3", "--", "-cp", PROGRAMS, "mpitest.p2p.FailingRank")) {
             assertEquals(3, run.awaitExit(Duration.ofSeconds(120)), run.output());
             run.awaitLine("mpirun: rank 1 \\(pid \\d+\\) exited with 3; stopping the other ranks", Duration.ofSeconds(1));
         }
@@ -67,14 +71,14 @@ class MpiRunIT {
 
     @Test
     void abortEndsTheJobWithItsCode() throws Exception {
-        try (Jvm run = mpirun("-np", "3", "--", "-cp", Jvm.TEST_CLASSES.toString(), "mpitest.environment.Aborting", "abort")) {
+        try (Jvm run = mpirun("-np", "3", "--", "-cp", PROGRAMS, "mpitest.environment.Aborting", "abort")) {
             assertEquals(5, run.awaitExit(Duration.ofSeconds(120)), run.output());
         }
     }
 
     @Test
     void anErrorUnderErrorsAreFatalEndsTheJobAndSaysWhy() throws Exception {
-        try (Jvm run = mpirun("-np", "3", "--", "-cp", Jvm.TEST_CLASSES.toString(), "mpitest.environment.Aborting")) {
+        try (Jvm run = mpirun("-np", "3", "--", "-cp", PROGRAMS, "mpitest.environment.Aborting")) {
             assertEquals(1, run.awaitExit(Duration.ofSeconds(120)), run.output());
             run.awaitLine("MPI error \\(ERRORS_ARE_FATAL\\): destination rank 4 is not in 0..2", Duration.ofSeconds(1));
         }

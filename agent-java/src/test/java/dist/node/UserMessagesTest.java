@@ -16,12 +16,12 @@ import org.junit.jupiter.api.Test;
 /**
  * What dist says to a user (errors, refusals, warnings, the reasons a run stops) speaks of the
  * program and of what the user can do: never of the project's issues, nor of wire-level message
- * type numbers. The text of every string literal in the runtime's sources (agent, transport,
+ * type numbers. The text of every string literal in the runtime's sources (agent, MPI, transport,
  * coordinator, rewriter) is checked, since any of them can end up on a user's terminal.
  */
 class UserMessagesTest {
     private static final Path ROOT = Path.of(System.getProperty("user.dir")).getParent();
-    private static final List<String> MODULES = List.of("agent-java", "transport", "coordinator", "rewriter");
+    private static final List<String> MODULES = List.of("agent-java", "mpi", "transport", "coordinator", "rewriter");
     private static final Pattern LITERAL = Pattern.compile("\"((?:[^\"\\\\\\n]|\\\\.)*)\"");
     private static final Pattern FORBIDDEN = Pattern.compile("(?i)\\bissues?\\b|message type");
 

@@ -1,6 +1,6 @@
 package dist.perf;
 
-import dist.mpi.MpiRun;
+import dist.mpi.launch.MpiRun;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

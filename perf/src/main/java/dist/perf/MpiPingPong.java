@@ -1,6 +1,6 @@
 package dist.perf;
 
-import dist.mpi.MpiRun;
+import dist.mpi.launch.MpiRun;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,0 +1,2 @@
+/** Process-wide plumbing every module shares. */
+package dist.common;
