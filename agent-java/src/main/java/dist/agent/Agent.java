@@ -1,10 +1,10 @@
 package dist.agent;
 
+import dist.common.Log;
 import dist.gos.ObjectSpace;
 import dist.node.HomeNode;
 import dist.node.StartupException;
 import dist.node.WorkerNode;
-import dist.transport.Log;
 import dist.transport.TransportException;
 import java.lang.instrument.Instrumentation;
 import java.util.Map;

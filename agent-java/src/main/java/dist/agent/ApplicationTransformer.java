@@ -1,12 +1,12 @@
 package dist.agent;
 
+import dist.common.Log;
 import dist.gos.Hooks;
 import dist.node.StartupException;
 import dist.rewriter.ApplicationClasses;
 import dist.rewriter.ConcurrencyRewriter;
 import dist.rewriter.NativeMethodRewriter;
 import dist.rewriter.ObjectSpaceRewriter;
-import dist.transport.Log;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;

@@ -1,5 +1,6 @@
 package dist.gos;
 
+import dist.common.DaemonThreads;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -28,9 +29,7 @@ final class Delegate {
     private final Thread thread;
 
     Delegate(String remoteThreadName) {
-        thread = new Thread(this::serve, "dist-delegate[" + remoteThreadName + "]");
-        thread.setDaemon(true);
-        thread.start();
+        thread = DaemonThreads.start("dist-delegate[" + remoteThreadName + "]", this::serve);
     }
 
     void submit(Command command) {

@@ -1,5 +1,6 @@
 package dist.gos;
 
+import dist.common.DaemonThreads;
 import dist.node.proto.NodeMessageType;
 import dist.node.proto.SpaceMessage;
 import dist.transport.Endpoint;
@@ -33,11 +34,7 @@ final class HomeInput {
     /** What one request may ask for; a worker's read of more gets this much (a read may return less). */
     static final int MAX_READ = 64 * 1024;
 
-    private final ExecutorService reads = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "dist-home-input");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService reads = Executors.newSingleThreadExecutor(DaemonThreads.named("dist-home-input"));
 
     private HomeInput() {}
 

@@ -1,5 +1,6 @@
 package dist.gos;
 
+import dist.common.Log;
 import dist.coordinator.Membership;
 import dist.coordinator.proto.NodeInfo;
 import dist.coordinator.proto.NodeState;
@@ -9,7 +10,6 @@ import dist.node.proto.NodeMessageType;
 import dist.node.proto.SpaceMessage;
 import dist.transport.Endpoint;
 import dist.transport.Inbound;
-import dist.transport.Log;
 import dist.transport.proto.Kind;
 import java.io.DataInputStream;
 import java.io.IOException;

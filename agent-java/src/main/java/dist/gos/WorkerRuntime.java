@@ -1,5 +1,6 @@
 package dist.gos;
 
+import dist.common.DaemonThreads;
 import dist.node.ApplicationThreads;
 import dist.node.Exits;
 import dist.node.proto.NodeMessageType;
@@ -40,16 +41,8 @@ final class WorkerRuntime {
      * A cached pool then: a thread per wake-up in progress, so one busy monitor never delays
      * another's answer.
      */
-    private final ExecutorService answers = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "dist-monitor-answer");
-        t.setDaemon(true);
-        return t;
-    });
-    private final ExecutorService starter = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "dist-thread-starter");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService answers = Executors.newCachedThreadPool(DaemonThreads.named("dist-monitor-answer"));
+    private final ExecutorService starter = Executors.newSingleThreadExecutor(DaemonThreads.named("dist-thread-starter"));
 
     /** The logical thread a worker thread runs for. */
     private record PlacedHere(long id, String name, Thread logical) {}

@@ -1,6 +1,7 @@
 package dist.node;
 
 import dist.agent.AgentOptions;
+import dist.common.Log;
 import dist.coordinator.Coordinator;
 import dist.coordinator.Membership;
 import dist.coordinator.MembershipSettings;
@@ -13,7 +14,6 @@ import dist.node.proto.NodeReport;
 import dist.node.proto.ReportRequest;
 import dist.transport.ClusterSecret;
 import dist.transport.Endpoint;
-import dist.transport.Log;
 import dist.transport.TransportConfig;
 import java.io.IOException;
 import java.time.Duration;

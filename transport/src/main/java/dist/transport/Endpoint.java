@@ -5,6 +5,8 @@ import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.MessageLite;
 import com.google.protobuf.Parser;
+import dist.common.DaemonThreads;
+import dist.common.Log;
 import dist.transport.proto.Envelope;
 import dist.transport.proto.ErrorCode;
 import dist.transport.proto.ErrorReply;
@@ -82,11 +84,7 @@ public final class Endpoint implements AutoCloseable {
         listener.bind(bindTo);
         InetSocketAddress bound = (InetSocketAddress) listener.getLocalAddress();
         this.address = "tcp://" + bound.getAddress().getHostAddress() + ":" + bound.getPort();
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "dist-transport-timeouts " + address);
-            t.setDaemon(true);
-            return t;
-        });
+        this.timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("dist-transport-timeouts " + address));
         timer.scheduleAtFixedRate(this::expireTimeouts, TIMEOUT_SCAN_MILLIS, TIMEOUT_SCAN_MILLIS, TimeUnit.MILLISECONDS);
         this.acceptor = new ReaderThread(this::accept, "dist-transport-accept " + address);
         acceptor.start();
