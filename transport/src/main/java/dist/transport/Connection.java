@@ -26,8 +26,13 @@ final class Connection {
     }
 
     void send(byte[] frame) throws IOException {
+        send(frame, 0, frame.length);
+    }
+
+    /** Writes the whole frame held in {@code length} bytes from {@code frame[offset]}. */
+    void send(byte[] frame, int offset, int length) throws IOException {
         synchronized (writeLock) {
-            frames.write(frame);
+            frames.write(frame, offset, length);
         }
     }
 
