@@ -25,14 +25,9 @@ final class Connection {
         return frames;
     }
 
-    void send(byte[] frame) throws IOException {
-        send(frame, 0, frame.length);
-    }
-
-    /** Writes the whole frame held in {@code length} bytes from {@code frame[offset]}. */
-    void send(byte[] frame, int offset, int length) throws IOException {
+    void send(EnvelopeFrames.Frame frame) throws IOException {
         synchronized (writeLock) {
-            frames.write(frame, offset, length);
+            frames.write(frame.array(), frame.offset(), frame.length());
         }
     }
 

@@ -2,6 +2,7 @@ package dist.transport;
 
 import com.google.protobuf.MessageLite;
 import com.google.protobuf.Parser;
+import dist.transport.EnvelopeFrames.Frame;
 import dist.transport.proto.Kind;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -9,6 +10,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.function.LongFunction;
 
 /**
  * One node's place on the network. It listens on a TCP port; it opens one connection to each peer
@@ -107,6 +109,11 @@ public final class Endpoint implements AutoCloseable {
         responder.unregister(type);
     }
 
+    /** Registers the handler of a message type whose bodies are raw bytes; a type has at most one handler. */
+    public void registerRaw(int type, Handler.Raw handler) {
+        responder.register(type, handler);
+    }
+
     /** Registers a handler that answers at once. */
     public void registerImmediate(int type, Handler.Immediate handler) {
         register(type, message -> CompletableFuture.completedFuture(handler.handle(message)));
@@ -114,17 +121,15 @@ public final class Endpoint implements AutoCloseable {
 
     /** Sends a request; the future completes with the reply, or fails on error reply, lost peer or timeout. */
     public CompletableFuture<Inbound> request(String peer, int type, MessageLite body, Duration timeout) {
-        long correlation = pending.nextCorrelation();
-        CompletableFuture<Inbound> future = new CompletableFuture<>();
-        try {
-            byte[] frame = frames.frame(Kind.REQUEST, correlation, type, body.toByteString());
-            pending.await(correlation, future, peer, timeout);
-            deliver(peer, frame);
-        } catch (RuntimeException e) {
-            pending.forget(correlation);
-            future.completeExceptionally(e);
-        }
-        return future;
+        return request(peer, timeout, correlation -> frames.frame(Kind.REQUEST, correlation, type, body));
+    }
+
+    /**
+     * Sends a request whose body is raw bytes, written to the socket from the buffer itself; the
+     * buffer may be reused when this returns. The reply's bytes are {@link Inbound#bodyBuffer()}.
+     */
+    public CompletableFuture<Inbound> request(String peer, int type, WireBuffer body, Duration timeout) {
+        return request(peer, timeout, correlation -> frames.frame(Kind.REQUEST, correlation, type, body));
     }
 
     public CompletableFuture<Inbound> request(String peer, int type, MessageLite body) {
@@ -159,7 +164,17 @@ public final class Endpoint implements AutoCloseable {
      * @throws TransportException when the peer cannot be reached
      */
     public void send(String peer, int type, MessageLite body) {
-        deliver(peer, frames.frame(Kind.ONE_WAY, 0, type, body.toByteString()));
+        deliver(peer, frames.frame(Kind.ONE_WAY, 0, type, body));
+    }
+
+    /**
+     * Sends a one-way message whose body is raw bytes, written to the socket from the buffer
+     * itself; the buffer may be reused when this returns. Ordered with every other send to the peer.
+     *
+     * @throws TransportException when the peer cannot be reached
+     */
+    public void send(String peer, int type, WireBuffer body) {
+        deliver(peer, frames.frame(Kind.ONE_WAY, 0, type, body));
     }
 
     /**
@@ -182,11 +197,25 @@ public final class Endpoint implements AutoCloseable {
         pending.close("endpoint " + address + " closed");
     }
 
-    private void deliver(String peer, byte[] frame) {
+    private CompletableFuture<Inbound> request(String peer, Duration timeout, LongFunction<Frame> frameFor) {
+        long correlation = pending.nextCorrelation();
+        CompletableFuture<Inbound> future = new CompletableFuture<>();
+        try {
+            Frame frame = frameFor.apply(correlation);
+            pending.await(correlation, future, peer, timeout);
+            deliver(peer, frame);
+        } catch (RuntimeException e) {
+            pending.forget(correlation);
+            future.completeExceptionally(e);
+        }
+        return future;
+    }
+
+    private void deliver(String peer, Frame frame) {
         if (!open) {
             throw new TransportException("endpoint " + address + " is closed");
         }
-        outbound.send(peer, frame, 0, frame.length);
-        counters.sent(frame.length);
+        outbound.send(peer, frame);
+        counters.sent(frame.length());
     }
 }

@@ -1,5 +1,6 @@
 package dist.transport;
 
+import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dist.common.Log;
 import dist.transport.proto.Envelope;
@@ -35,7 +36,7 @@ final class InboundChecks {
     Envelope request(byte[] frame) throws Refusal {
         Envelope envelope;
         try {
-            envelope = Envelope.parseFrom(frame);
+            envelope = decode(frame);
         } catch (InvalidProtocolBufferException e) {
             throw new Refusal(0, ErrorCode.MALFORMED, "frame of " + frame.length + " bytes is not a dist envelope");
         }
@@ -59,7 +60,7 @@ final class InboundChecks {
     Envelope answer(byte[] frame) {
         Envelope envelope;
         try {
-            envelope = Envelope.parseFrom(frame);
+            envelope = decode(frame);
         } catch (InvalidProtocolBufferException e) {
             Log.warn("dropped an undecodable answer of " + frame.length + " bytes");
             return null;
@@ -71,6 +72,18 @@ final class InboundChecks {
             Log.warn("dropped an answer from another cluster or protocol version (node " + envelope.getSender() + ")");
             return null;
         }
+        return envelope;
+    }
+
+    /**
+     * The envelope, whose body is a view of the frame rather than a copy: the frame is this
+     * envelope's alone ({@link FrameChannel#read} gives each frame an array of its own).
+     */
+    private static Envelope decode(byte[] frame) throws InvalidProtocolBufferException {
+        CodedInputStream in = CodedInputStream.newInstance(frame);
+        in.enableAliasing(true);
+        Envelope envelope = Envelope.parser().parseFrom(in);
+        in.checkLastTagWas(0);
         return envelope;
     }
 }

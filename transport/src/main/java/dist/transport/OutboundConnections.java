@@ -25,14 +25,14 @@ final class OutboundConnections {
     }
 
     /**
-     * Writes {@code length} bytes of one whole frame from {@code frame[offset]} to the peer.
+     * Writes one whole frame to the peer.
      *
      * @throws TransportException when the peer cannot be reached; its waiting requests fail too
      */
-    void send(String peer, byte[] frame, int offset, int length) {
+    void send(String peer, EnvelopeFrames.Frame frame) {
         Outbound target = outbound.computeIfAbsent(peer, Outbound::new);
         try {
-            target.connection().send(frame, offset, length);
+            target.connection().send(frame);
         } catch (IOException e) {
             target.lost(e);
             throw new TransportException("cannot reach " + peer + ": " + e.getMessage(), e);

@@ -1,6 +1,6 @@
 package dist.transport;
 
-import com.google.protobuf.ByteString;
+import com.google.protobuf.Empty;
 import com.google.protobuf.MessageLite;
 import dist.common.Log;
 import dist.transport.proto.Envelope;
@@ -20,7 +20,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * request came on, as a REPLY or an ERROR.
  */
 final class Responder {
-    private final Map<Integer, Handler> handlers = new ConcurrentHashMap<>();
+    /** A {@link Handler} or a {@link Handler.Raw}: its stage completes with a message or a {@link WireBuffer}. */
+    private interface Served {
+        CompletionStage<?> handle(Inbound message) throws Exception;
+    }
+
+    private final Map<Integer, Served> handlers = new ConcurrentHashMap<>();
     private final EnvelopeFrames frames;
     private final TransportCounters counters;
 
@@ -30,6 +35,14 @@ final class Responder {
     }
 
     void register(int type, Handler handler) {
+        register(type, (Served) handler::handle);
+    }
+
+    void register(int type, Handler.Raw handler) {
+        register(type, (Served) handler::handle);
+    }
+
+    private void register(int type, Served handler) {
         if (handlers.putIfAbsent(type, handler) != null) {
             throw new IllegalStateException("type " + type + " has a handler already");
         }
@@ -41,7 +54,7 @@ final class Responder {
 
     /** Hands a checked request or one-way envelope to its handler; the answer goes back when it is ready. */
     void serve(Connection connection, Envelope envelope) {
-        Handler handler = handlers.get(envelope.getType());
+        Served handler = handlers.get(envelope.getType());
         if (handler == null) {
             refuse(connection, envelope.getCorrelation(), ErrorCode.UNKNOWN_TYPE,
                     "this node does not handle that kind of message (is it running the same version of dist?)");
@@ -49,7 +62,7 @@ final class Responder {
         }
         Inbound message = new Inbound(envelope.getSender(), envelope.getType(), envelope.getKind(),
                 envelope.getCorrelation(), envelope.getBody());
-        CompletionStage<? extends MessageLite> answer;
+        CompletionStage<?> answer;
         try {
             answer = handler.handle(message);
             if (answer == null) {
@@ -70,17 +83,19 @@ final class Responder {
         counters.rejected.increment();
         Log.warn("refused a message from " + connection.peer() + ": " + code + ": " + text);
         ErrorReply error = ErrorReply.newBuilder().setCode(code).setMessage(text).build();
-        write(connection, frames.frame(Kind.ERROR, correlation, 0, error.toByteString()));
+        write(connection, frames.frame(Kind.ERROR, correlation, 0, error));
     }
 
-    private void answer(Connection connection, Inbound message, MessageLite reply, Throwable failure) {
+    private void answer(Connection connection, Inbound message, Object reply, Throwable failure) {
         if (failure instanceof CompletionException && failure.getCause() != null) {
             failure = failure.getCause();
         }
         if (failure == null && message.kind() == Kind.REQUEST) {
-            ByteString body = reply == null ? ByteString.EMPTY : reply.toByteString();
             try {
-                write(connection, frames.frame(Kind.REPLY, message.correlation(), message.type(), body));
+                write(connection, reply instanceof WireBuffer raw
+                        ? frames.frame(Kind.REPLY, message.correlation(), message.type(), raw)
+                        : frames.frame(Kind.REPLY, message.correlation(), message.type(),
+                                reply == null ? Empty.getDefaultInstance() : (MessageLite) reply));
                 return;
             } catch (TransportException tooLarge) {
                 failure = tooLarge; // the requester hears why instead of waiting for its timeout
@@ -95,10 +110,10 @@ final class Responder {
         }
     }
 
-    private void write(Connection connection, byte[] frame) {
+    private void write(Connection connection, EnvelopeFrames.Frame frame) {
         try {
             connection.send(frame);
-            counters.sent(frame.length);
+            counters.sent(frame.length());
         } catch (IOException e) {
             Log.debug("could not answer " + connection.peer() + ": " + e.getMessage());
             connection.close();
