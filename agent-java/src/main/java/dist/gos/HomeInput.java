@@ -2,10 +2,10 @@ package dist.gos;
 
 import dist.common.DaemonThreads;
 import dist.node.proto.NodeMessageType;
-import dist.node.proto.SpaceMessage;
 import dist.transport.Endpoint;
 import dist.transport.Handler;
 import dist.transport.Inbound;
+import dist.transport.WireBuffer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +40,7 @@ final class HomeInput {
 
     static void serve(Endpoint endpoint) {
         HomeInput input = new HomeInput();
-        endpoint.register(NodeMessageType.SPACE_INPUT_VALUE, input::request);
+        SpaceMessages.serve(endpoint, NodeMessageType.SPACE_INPUT_VALUE, input::request);
     }
 
     static byte[] readRequest(int max) {
@@ -51,8 +51,8 @@ final class HomeInput {
         return new byte[] {CLOSE};
     }
 
-    private CompletableFuture<SpaceMessage> request(Inbound message) throws Handler.RefusedException {
-        byte[] request = SpaceMessages.bytes(message);
+    private CompletableFuture<WireBuffer> request(Inbound message) throws Handler.RefusedException {
+        byte[] request = SpaceMessages.bytes(SpaceMessages.body(message));
         if (request.length == 1 && request[0] == CLOSE) {
             return CompletableFuture.supplyAsync(HomeInput::close, reads);
         }
@@ -66,34 +66,34 @@ final class HomeInput {
     }
 
     /** The home's System.in at the time of the read: a program that set it in main reads the same everywhere. */
-    private static SpaceMessage read(int max) {
+    private static WireBuffer read(int max) {
         byte[] reply = new byte[1 + max];
         try {
             int read = System.in.read(reply, 1, max);
             if (read < 0) {
-                return SpaceMessages.wrap(new byte[] {END});
+                return SpaceMessages.of(new byte[] {END});
             }
             reply[0] = DATA;
-            return SpaceMessages.wrap(Arrays.copyOf(reply, 1 + read));
+            return SpaceMessages.of(Arrays.copyOf(reply, 1 + read));
         } catch (IOException e) {
             return failed(e);
         }
     }
 
-    private static SpaceMessage close() {
+    private static WireBuffer close() {
         try {
             System.in.close();
-            return SpaceMessages.wrap(new byte[] {DATA});
+            return SpaceMessages.of(new byte[] {DATA});
         } catch (IOException e) {
             return failed(e);
         }
     }
 
-    private static SpaceMessage failed(IOException e) {
+    private static WireBuffer failed(IOException e) {
         byte[] text = String.valueOf(e.getMessage()).getBytes(StandardCharsets.UTF_8);
         byte[] reply = new byte[1 + text.length];
         reply[0] = FAILED;
         System.arraycopy(text, 0, reply, 1, text.length);
-        return SpaceMessages.wrap(reply);
+        return SpaceMessages.of(reply);
     }
 }

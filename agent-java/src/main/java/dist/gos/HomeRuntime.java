@@ -7,14 +7,12 @@ import dist.coordinator.proto.NodeState;
 import dist.node.ApplicationThreads;
 import dist.node.Exits;
 import dist.node.proto.NodeMessageType;
-import dist.node.proto.SpaceMessage;
 import dist.transport.Endpoint;
 import dist.transport.Inbound;
+import dist.transport.WireBuffer;
 import dist.transport.proto.Kind;
-import java.io.DataInputStream;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -62,20 +60,20 @@ final class HomeRuntime {
         this.space = new HomeSpace(endpoint.nodeId(), loader);
         this.out = System.out;
         this.err = System.err;
-        endpoint.registerImmediate(NodeMessageType.SPACE_THREAD_END_VALUE, m -> oneWay(m, () -> threadEnded(m)));
-        endpoint.registerImmediate(NodeMessageType.SPACE_FLUSH_VALUE,
-                m -> oneWay(m, () -> space.applyRelease(m.sender(), space.read(m.sender(), SpaceMessages.bytes(m)))));
-        endpoint.registerImmediate(NodeMessageType.SPACE_DROP_VALUE,
-                m -> SpaceMessages.wrap(space.drop(m.sender(), SpaceMessages.bytes(m))));
-        endpoint.registerImmediate(NodeMessageType.SPACE_REFRESH_VALUE,
-                m -> SpaceMessages.wrap(space.write(m.sender(), w -> space.writeVolatileReadRefresh(m.sender(), w))));
-        endpoint.register(NodeMessageType.SPACE_STATICS_VALUE, m -> CompletableFuture.supplyAsync(() -> statics(m)));
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_THREAD_END_VALUE, m -> oneWay(m, () -> threadEnded(m)));
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_FLUSH_VALUE,
+                m -> oneWay(m, () -> space.applyRelease(m.sender(), space.read(m.sender(), SpaceMessages.body(m)))));
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_DROP_VALUE,
+                m -> SpaceMessages.of(space.drop(m.sender(), SpaceMessages.bytes(SpaceMessages.body(m)))));
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_REFRESH_VALUE,
+                m -> space.write(m.sender(), w -> space.writeVolatileReadRefresh(m.sender(), w)));
+        SpaceMessages.serve(endpoint, NodeMessageType.SPACE_STATICS_VALUE, m -> CompletableFuture.supplyAsync(() -> statics(m)));
         // Enters and waits are answered; exits (with their release) and notifies travel one way.
-        endpoint.register(NodeMessageType.SPACE_MONITOR_VALUE, m -> m.kind() == Kind.REQUEST ? monitor(m)
+        SpaceMessages.serve(endpoint, NodeMessageType.SPACE_MONITOR_VALUE, m -> m.kind() == Kind.REQUEST ? monitor(m)
                 : CompletableFuture.completedFuture(oneWay(m, () -> monitor(m))));
-        endpoint.registerImmediate(NodeMessageType.SPACE_INTERRUPT_VALUE, this::interruptDelegate);
-        endpoint.registerImmediate(NodeMessageType.SPACE_OUTPUT_VALUE, this::output);
-        endpoint.registerImmediate(NodeMessageType.SPACE_STOP_VALUE, this::stop);
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_INTERRUPT_VALUE, this::interruptDelegate);
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_OUTPUT_VALUE, this::output);
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_STOP_VALUE, this::stop);
         HomeInput.serve(endpoint);
     }
 
@@ -87,19 +85,15 @@ final class HomeRuntime {
         NodeInfo node = choose();
         if (node.getId() != endpoint.nodeId()) {
             try {
-                byte[] message = space.write(node.getId(), w -> {
-                    try {
-                        w.body().writeLong(thread.getId());
-                        w.body().writeUTF(thread.getName());
-                        w.body().writeBoolean(thread.isDaemon());
-                        w.body().writeInt(thread.getPriority());
-                        ThreadTasks.write(thread, w);
-                        // Everything that happened-before start() must be visible to the thread,
-                        // in the copies that node holds already too: the start is an acquire there.
-                        space.writeRefresh(node.getId(), w);
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
+                WireBuffer message = space.write(node.getId(), w -> {
+                    w.body().appendLong(thread.getId());
+                    w.body().appendString(thread.getName());
+                    w.body().appendBoolean(thread.isDaemon());
+                    w.body().appendInt(thread.getPriority());
+                    ThreadTasks.write(thread, w);
+                    // Everything that happened-before start() must be visible to the thread,
+                    // in the copies that node holds already too: the start is an acquire there.
+                    space.writeRefresh(node.getId(), w);
                 });
                 Placed placed = new Placed(thread, node);
                 synchronized (this) {
@@ -126,7 +120,7 @@ final class HomeRuntime {
      * what the message carried, and the home counts it as sent: the run ends, and this thread (the
      * program's, in Thread.start) waits for the end rather than go on with a thread that never ran.
      */
-    private void startThere(Thread thread, NodeInfo node, byte[] message) {
+    private void startThere(Thread thread, NodeInfo node, WireBuffer message) {
         try {
             SpaceMessages.call(endpoint, node.getAddress(), NodeMessageType.SPACE_THREAD_START_VALUE, message,
                     java.time.Duration.ofSeconds(30));
@@ -221,10 +215,10 @@ final class HomeRuntime {
                 return Thread.State.TERMINATED;
             }
         }
-        byte[] state = SpaceMessages.call(endpoint, placed.node.getAddress(), NodeMessageType.SPACE_THREAD_STATE_VALUE,
-                SpaceMessages.longBytes(thread.getId()), java.time.Duration.ofSeconds(30));
+        ByteBuffer state = SpaceMessages.call(endpoint, placed.node.getAddress(), NodeMessageType.SPACE_THREAD_STATE_VALUE,
+                SpaceMessages.ofLong(thread.getId()), java.time.Duration.ofSeconds(30));
         synchronized (this) {
-            return placed.ended ? Thread.State.TERMINATED : Thread.State.values()[state[0]];
+            return placed.ended ? Thread.State.TERMINATED : Thread.State.values()[state.get(0)];
         }
     }
 
@@ -240,14 +234,14 @@ final class HomeRuntime {
         // The thread's node interrupts it; if it is in a wait on a shared object, it passes the
         // interrupt on to its delegate here (only it knows whether the interrupt was consumed).
         SpaceMessages.send(endpoint, placed.node.getAddress(), NodeMessageType.SPACE_INTERRUPT_VALUE,
-                SpaceMessages.longBytes(thread.getId()));
+                SpaceMessages.ofLong(thread.getId()));
     }
 
-    private void threadEnded(Inbound message) throws IOException {
-        WireReader reader = space.read(message.sender(), SpaceMessages.bytes(message));
-        DataInputStream in = reader.body();
-        long id = in.readLong();
-        Throwable uncaught = in.readBoolean() ? UncaughtExceptions.read(in, space.loader()) : null;
+    private void threadEnded(Inbound message) {
+        WireReader reader = space.read(message.sender(), SpaceMessages.body(message));
+        ByteBuffer in = reader.body();
+        long id = in.getLong();
+        Throwable uncaught = in.get() != 0 ? UncaughtExceptions.read(in, space.loader()) : null;
         space.applyRelease(message.sender(), reader);
         Placed placed;
         Delegate delegate;
@@ -289,47 +283,41 @@ final class HomeRuntime {
 
     // ---- object space -----------------------------------------------------------------------
 
-    /** What the home does for a one-way message, on the reader thread of its connection, in the order sent. */
-    @FunctionalInterface
-    private interface OneWayWork {
-        void run() throws IOException;
-    }
-
     /**
      * Handles a message its worker sent without waiting for an answer (a release, a monitor exit
      * with its release, a notify): when it fails nobody is there to hear why, and the masters may
-     * no longer hold what the program wrote, so the run stops here with the reason.
+     * no longer hold what the program wrote, so the run stops here with the reason. It runs on the
+     * reader thread of the message's connection, in the order sent.
      */
-    private SpaceMessage oneWay(Inbound message, OneWayWork work) {
+    private WireBuffer oneWay(Inbound message, Runnable work) {
         try {
             work.run();
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             endRun(message.sender(), 70, "the home cannot apply what node " + message.sender()
                     + " sent, so the run cannot go on coherently: " + e);
         }
-        return SpaceMessages.wrap(new byte[0]);
+        return null;
     }
 
-    private SpaceMessage statics(Inbound message) {
+    private WireBuffer statics(Inbound message) {
         try {
-            WireReader reader = space.read(message.sender(), SpaceMessages.bytes(message));
-            String name = reader.body().readUTF();
-            Class<?> type = Class.forName(name, true, space.loader());
-            return SpaceMessages.wrap(space.write(message.sender(), w -> w.ref(type)));
-        } catch (IOException | ClassNotFoundException e) {
+            WireReader reader = space.read(message.sender(), SpaceMessages.body(message));
+            Class<?> type = Class.forName(reader.string(), true, space.loader());
+            return space.write(message.sender(), w -> w.ref(type));
+        } catch (ClassNotFoundException e) {
             throw new IllegalStateException("statics request: " + e, e);
         }
     }
 
-    private CompletableFuture<SpaceMessage> monitor(Inbound message) throws IOException {
+    private CompletableFuture<WireBuffer> monitor(Inbound message) {
         int node = message.sender();
-        WireReader reader = space.read(node, SpaceMessages.bytes(message));
-        DataInputStream in = reader.body();
-        Delegate.Op op = Delegate.Op.values()[in.readUnsignedByte()];
-        long thread = in.readLong();
-        String threadName = in.readUTF();
+        WireReader reader = space.read(node, SpaceMessages.body(message));
+        ByteBuffer in = reader.body();
+        Delegate.Op op = Delegate.Op.values()[Byte.toUnsignedInt(in.get())];
+        long thread = in.getLong();
+        String threadName = reader.string();
         Object master = reader.ref();
-        long timeout = in.readLong();
+        long timeout = in.getLong();
         Delegate delegate;
         synchronized (this) {
             delegate = delegates.computeIfAbsent(thread, t -> new Delegate(threadName));
@@ -342,49 +330,45 @@ final class HomeRuntime {
         Delegate.Work work = switch (op) {
             case ENTER -> interrupted -> refresh(node, false);
             case WAIT -> interrupted -> refresh(node, interrupted);
-            default -> interrupted -> new byte[0];
+            default -> interrupted -> null;
         };
-        CompletableFuture<byte[]> reply = new CompletableFuture<>();
+        CompletableFuture<WireBuffer> reply = new CompletableFuture<>();
         delegate.submit(new Delegate.Command(op, master, timeout, work, reply));
-        return reply.thenApply(SpaceMessages::wrap);
+        return reply;
     }
 
-    private byte[] refresh(int node, boolean interrupted) {
+    private WireBuffer refresh(int node, boolean interrupted) {
         return space.write(node, w -> {
-            try {
-                w.body().writeBoolean(interrupted);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            w.body().appendBoolean(interrupted);
             space.writeRefresh(node, w);
         });
     }
 
-    private SpaceMessage interruptDelegate(Inbound message) {
+    private WireBuffer interruptDelegate(Inbound message) {
         Delegate delegate;
         synchronized (this) {
-            delegate = delegates.get(SpaceMessages.longOf(SpaceMessages.bytes(message)));
+            delegate = delegates.get(SpaceMessages.longOf(SpaceMessages.body(message)));
         }
         if (delegate != null) {
             delegate.interruptWait();
         }
-        return SpaceMessages.wrap(new byte[0]);
+        return null;
     }
 
     // ---- home-only things -------------------------------------------------------------------
 
-    private SpaceMessage output(Inbound message) {
-        byte[] bytes = SpaceMessages.bytes(message);
+    private WireBuffer output(Inbound message) {
+        byte[] bytes = SpaceMessages.bytes(SpaceMessages.body(message));
         PrintStream stream = bytes[0] == 2 ? err : out;
         stream.write(bytes, 1, bytes.length - 1);
         stream.flush();
-        return SpaceMessages.wrap(new byte[0]);
+        return null;
     }
 
-    private SpaceMessage stop(Inbound message) throws IOException {
-        DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(SpaceMessages.bytes(message)));
-        endRun(message.sender(), in.readInt(), in.readUTF());
-        return SpaceMessages.wrap(new byte[0]);
+    private WireBuffer stop(Inbound message) {
+        ByteBuffer in = SpaceMessages.body(message);
+        endRun(message.sender(), in.getInt(), WireReader.string(in));
+        return null;
     }
 
     /** Ends the run with {@code status} because of {@code node}, saying why (if anything) on stderr and in the report. */

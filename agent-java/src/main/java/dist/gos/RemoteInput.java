@@ -54,8 +54,8 @@ final class RemoteInput extends InputStream {
     private byte[] ask(byte[] request) throws IOException {
         byte[] reply;
         try {
-            reply = SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_INPUT_VALUE, request,
-                    SpaceMessages.BLOCKING);
+            reply = SpaceMessages.bytes(SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_INPUT_VALUE,
+                    SpaceMessages.of(request), SpaceMessages.BLOCKING));
         } catch (RuntimeException e) {
             throw new IOException("System.in is the home's, and reading it failed: " + e.getMessage(), e);
         }

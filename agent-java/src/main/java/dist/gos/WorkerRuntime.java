@@ -6,11 +6,9 @@ import dist.node.Exits;
 import dist.node.proto.NodeMessageType;
 import dist.transport.Endpoint;
 import dist.transport.Inbound;
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
+import dist.transport.WireBuffer;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -51,24 +49,24 @@ final class WorkerRuntime {
         this.endpoint = endpoint;
         this.home = home;
         this.space = new WorkerSpace(endpoint::nodeId, loader);
-        this.collector = new CopyCollector(space, request -> SpaceMessages.call(endpoint, home.get(),
-                NodeMessageType.SPACE_DROP_VALUE, request, Duration.ofSeconds(60)));
+        this.collector = new CopyCollector(space, request -> SpaceMessages.bytes(SpaceMessages.call(endpoint, home.get(),
+                NodeMessageType.SPACE_DROP_VALUE, SpaceMessages.of(request), Duration.ofSeconds(60))));
         collector.start();
         // Decoding may load classes from the home: a blocking call, so not on the transport's reader.
-        endpoint.register(NodeMessageType.SPACE_THREAD_START_VALUE,
+        SpaceMessages.serve(endpoint, NodeMessageType.SPACE_THREAD_START_VALUE,
                 m -> CompletableFuture.supplyAsync(() -> startPlaced(m), starter));
-        endpoint.registerImmediate(NodeMessageType.SPACE_INTERRUPT_VALUE, m -> {
-            Thread thread = running.get(SpaceMessages.longOf(SpaceMessages.bytes(m)));
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_INTERRUPT_VALUE, m -> {
+            Thread thread = running.get(SpaceMessages.longOf(SpaceMessages.body(m)));
             if (thread != null) {
                 InterruptGate.interrupt(thread);
             }
-            return SpaceMessages.wrap(new byte[0]);
+            return null;
         });
-        endpoint.registerImmediate(NodeMessageType.SPACE_THREAD_STATE_VALUE, m -> {
-            Thread thread = running.get(SpaceMessages.longOf(SpaceMessages.bytes(m)));
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_THREAD_STATE_VALUE, m -> {
+            Thread thread = running.get(SpaceMessages.longOf(SpaceMessages.body(m)));
             // Not running here any more: it ended, and its end is on its way to the home.
             Thread.State state = thread == null ? Thread.State.TERMINATED : thread.getState();
-            return SpaceMessages.wrap(new byte[] {(byte) state.ordinal()});
+            return SpaceMessages.of(new byte[] {(byte) state.ordinal()});
         });
         StalenessBound.start(this::tick);
         System.setOut(new PrintStream(new RemoteOutput(1), true, StandardCharsets.UTF_8));
@@ -86,27 +84,23 @@ final class WorkerRuntime {
 
     // ---- placed threads ---------------------------------------------------------------------
 
-    private dist.node.proto.SpaceMessage startPlaced(Inbound message) {
-        space.receive(SpaceMessages.bytes(message), (reader, acknowledged) -> {
-            try {
-                long id = reader.body().readLong();
-                String name = reader.body().readUTF();
-                boolean daemon = reader.body().readBoolean();
-                int priority = reader.body().readInt();
-                Runnable task = ThreadTasks.read(reader, space.loader());
-                space.applyChanges(reader, acknowledged); // what happened-before start(), into copies held here
-                Thread thread = new Thread(() -> runPlaced(id, name, task), name);
-                thread.setDaemon(daemon);
-                thread.setPriority(priority);
-                thread.setContextClassLoader(space.loader());
-                running.put(id, thread);
-                thread.start();
-                return null;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+    private WireBuffer startPlaced(Inbound message) {
+        space.receive(SpaceMessages.body(message), (reader, acknowledged) -> {
+            long id = reader.body().getLong();
+            String name = reader.string();
+            boolean daemon = reader.body().get() != 0;
+            int priority = reader.body().getInt();
+            Runnable task = ThreadTasks.read(reader, space.loader());
+            space.applyChanges(reader, acknowledged); // what happened-before start(), into copies held here
+            Thread thread = new Thread(() -> runPlaced(id, name, task), name);
+            thread.setDaemon(daemon);
+            thread.setPriority(priority);
+            thread.setContextClassLoader(space.loader());
+            running.put(id, thread);
+            thread.start();
+            return null;
         });
-        return SpaceMessages.wrap(new byte[0]);
+        return null;
     }
 
     private void runPlaced(long id, String name, Runnable task) {
@@ -124,14 +118,10 @@ final class WorkerRuntime {
         System.err.flush();
         try {
             release(NodeMessageType.SPACE_THREAD_END_VALUE, w -> {
-                try {
-                    w.body().writeLong(id);
-                    w.body().writeBoolean(thrown != null);
-                    if (thrown != null) {
-                        UncaughtExceptions.write(thrown, w.body());
-                    }
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
+                w.body().appendLong(id);
+                w.body().appendBoolean(thrown != null);
+                if (thrown != null) {
+                    UncaughtExceptions.write(thrown, w.body());
                 }
             });
         } catch (RuntimeException e) {
@@ -195,7 +185,7 @@ final class WorkerRuntime {
 
     private void refreshNow() {
         NodeCounters.REFRESHES.increment();
-        byte[] reply = SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_REFRESH_VALUE,
+        ByteBuffer reply = SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_REFRESH_VALUE,
                 new WireWriter(space).finish(), Duration.ofSeconds(60));
         space.receive(reply, (reader, acknowledged) -> {
             space.applyChanges(reader, acknowledged);
@@ -224,12 +214,8 @@ final class WorkerRuntime {
     private void fetchStaticsOf(Class<?> type) {
         NodeCounters.STATICS_FETCHED.increment();
         WireWriter request = new WireWriter(space);
-        try {
-            request.body().writeUTF(type.getName());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        byte[] reply = SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_STATICS_VALUE,
+        request.body().appendString(type.getName());
+        ByteBuffer reply = SpaceMessages.call(endpoint, home.get(), NodeMessageType.SPACE_STATICS_VALUE,
                 request.finish(), Duration.ofSeconds(60));
         space.receive(reply, (reader, acknowledged) -> null);
     }
@@ -370,7 +356,7 @@ final class WorkerRuntime {
                         if (failure != null) {
                             throw new IllegalStateException("dist: the home failed a monitor operation: " + failure, failure);
                         }
-                        answer.complete(applyMonitorAnswer(SpaceMessages.bytes(reply)));
+                        answer.complete(applyMonitorAnswer(SpaceMessages.body(reply)));
                     } catch (RuntimeException | Error e) {
                         answer.completeExceptionally(e); // the thread must wake whatever happened
                     }
@@ -389,7 +375,7 @@ final class WorkerRuntime {
                         continue; // only a wait is interruptible; the interrupt stays pending (below)
                     }
                     SpaceMessages.send(endpoint, home.get(), NodeMessageType.SPACE_INTERRUPT_VALUE,
-                            SpaceMessages.longBytes(threadId(currentThread())));
+                            SpaceMessages.ofLong(threadId(currentThread())));
                 }
             }
         }
@@ -409,28 +395,20 @@ final class WorkerRuntime {
     }
 
     /** Applies the refresh a monitor answer carries; returns whether the wait it answers was interrupted. */
-    private boolean applyMonitorAnswer(byte[] bytes) {
-        return space.receive(bytes, (reader, acknowledged) -> {
-            try {
-                boolean wasInterrupted = reader.body().readBoolean();
-                space.applyChanges(reader, acknowledged);
-                return wasInterrupted;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+    private boolean applyMonitorAnswer(ByteBuffer message) {
+        return space.receive(message, (reader, acknowledged) -> {
+            boolean wasInterrupted = reader.body().get() != 0;
+            space.applyChanges(reader, acknowledged);
+            return wasInterrupted;
         });
     }
 
     private void monitorHeader(WireWriter writer, Delegate.Op op, Object copy, long millis) {
-        try {
-            writer.body().writeByte(op.ordinal());
-            writer.body().writeLong(threadId(currentThread()));
-            writer.body().writeUTF(currentThread().getName());
-            writer.ref(copy);
-            writer.body().writeLong(millis);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        writer.body().appendByte((byte) op.ordinal());
+        writer.body().appendLong(threadId(currentThread()));
+        writer.body().appendString(currentThread().getName());
+        writer.ref(copy);
+        writer.body().appendLong(millis);
     }
 
     // ---- the end ----------------------------------------------------------------------------
@@ -439,15 +417,11 @@ final class WorkerRuntime {
     void stop(int status, String why) {
         System.out.flush();
         System.err.flush();
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeInt(status);
-            out.writeUTF(why.length() > 16_000 ? why.substring(0, 16_000) : why);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        WireBuffer message = new WireBuffer();
+        message.appendInt(status);
+        message.appendString(why.length() > 16_000 ? why.substring(0, 16_000) : why);
         try {
-            SpaceMessages.send(endpoint, home.get(), NodeMessageType.SPACE_STOP_VALUE, bytes.toByteArray());
+            SpaceMessages.send(endpoint, home.get(), NodeMessageType.SPACE_STOP_VALUE, message);
         } catch (RuntimeException e) {
             // The home is gone already: the run is ending, and this worker with it.
         }
@@ -470,9 +444,9 @@ final class WorkerRuntime {
 
         @Override
         public void write(byte[] b, int off, int len) {
-            byte[] message = new byte[len + 1];
-            message[0] = stream;
-            System.arraycopy(b, off, message, 1, len);
+            WireBuffer message = new WireBuffer(len + 1);
+            message.appendByte(stream);
+            message.appendBytes(b, off, len);
             try {
                 SpaceMessages.send(endpoint, home.get(), NodeMessageType.SPACE_OUTPUT_VALUE, message);
             } catch (RuntimeException e) {

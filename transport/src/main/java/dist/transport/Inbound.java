@@ -19,7 +19,7 @@ public record Inbound(int sender, int type, Kind kind, long correlation, ByteStr
 
     /** The body as raw bytes (of a {@link Handler.Raw} type, or a reply to a {@link WireBuffer}): a big-endian view, not a copy. */
     public ByteBuffer bodyBuffer() {
-        return body.asReadOnlyByteBuffer();
+        return body.asReadOnlyByteBuffer().slice(); // index 0 is the body's first byte, wherever it lies in the frame
     }
 
     /** Thrown when a body is not the message its type promises. */

@@ -2,6 +2,7 @@ package dist.transport;
 
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.UnsafeByteOperations;
 import dist.common.Log;
 import dist.transport.proto.Envelope;
 import dist.transport.proto.ErrorCode;
@@ -80,7 +81,7 @@ final class InboundChecks {
      * envelope's alone ({@link FrameChannel#read} gives each frame an array of its own).
      */
     private static Envelope decode(byte[] frame) throws InvalidProtocolBufferException {
-        CodedInputStream in = CodedInputStream.newInstance(frame);
+        CodedInputStream in = UnsafeByteOperations.unsafeWrap(frame).newCodedInput(); // immutable input: may be aliased
         in.enableAliasing(true);
         Envelope envelope = Envelope.parser().parseFrom(in);
         in.checkLastTagWas(0);

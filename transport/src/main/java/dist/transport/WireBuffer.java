@@ -82,23 +82,19 @@ public final class WireBuffer {
     }
 
     public void appendLong(long value) {
-        putLong(length, value);
-        length += 8;
+        putLong(claim(8), value);
     }
 
     public void appendInt(int value) {
-        putInt(length, value);
-        length += 4;
+        putInt(claim(4), value);
     }
 
     public void appendShort(short value) {
-        putShort(length, value);
-        length += 2;
+        putShort(claim(2), value);
     }
 
     public void appendByte(byte value) {
-        putByte(length, value);
-        length += 1;
+        putByte(claim(1), value);
     }
 
     public void appendBoolean(boolean value) {
@@ -114,8 +110,16 @@ public final class WireBuffer {
     }
 
     public void appendBytes(byte[] source) {
-        putBytes(length, source, 0, source.length);
-        length += source.length;
+        appendBytes(source, 0, source.length);
+    }
+
+    public void appendBytes(byte[] source, int offset, int count) {
+        putBytes(claim(count), source, offset, count);
+    }
+
+    /** Appends the body of {@code source}. */
+    public void appendBytes(WireBuffer source) {
+        appendBytes(source.array, HEADER_ROOM, source.length);
     }
 
     /** {@code [int length][UTF-8 bytes]}: unlike {@code DataOutput.writeUTF}, of any length. */
@@ -130,8 +134,7 @@ public final class WireBuffer {
      * array through {@code asIntBuffer().put(...)}) straight into the buffer; they count as written.
      */
     public ByteBuffer appendView(int count) {
-        int start = at(length, count);
-        length += count;
+        int start = at(claim(count), count);
         return ByteBuffer.wrap(array, start, count).slice();
     }
 
@@ -143,6 +146,13 @@ public final class WireBuffer {
     /** The array the header is written into, in front of the body; for the endpoint's send path only. */
     byte[] array() {
         return array;
+    }
+
+    /** Counts {@code count} more bytes as written; returns the body index where they go. */
+    private int claim(int count) {
+        int index = length;
+        length += count;
+        return index;
     }
 
     /** The array index of body index {@code index}, grown so that {@code count} bytes fit there. */

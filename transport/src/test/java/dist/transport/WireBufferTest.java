@@ -75,6 +75,23 @@ class WireBufferTest {
     }
 
     @Test
+    void anotherBuffersBodyIsAppendedWhole() {
+        WireBuffer first = new WireBuffer(8);
+        first.appendInt(1);
+        WireBuffer second = new WireBuffer(8);
+        second.appendLong(2);
+        second.appendLong(3);
+
+        first.appendBytes(second);
+
+        ByteBuffer in = ByteBuffer.wrap(first.toByteArray());
+        assertEquals(1, in.getInt());
+        assertEquals(2, in.getLong());
+        assertEquals(3, in.getLong());
+        assertEquals(0, in.remaining());
+    }
+
+    @Test
     void clearKeepsTheMemoryForTheNextMessage() {
         WireBuffer buffer = new WireBuffer();
         buffer.appendLong(1);
