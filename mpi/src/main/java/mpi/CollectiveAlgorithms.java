@@ -1,6 +1,5 @@
 package mpi;
 
-import dist.mpi.datatype.BaseType;
 
 /**
  * The algorithms behind {@link Intracomm}'s collectives, run by every member of the communicator

@@ -1,6 +1,5 @@
 package mpi;
 
-import dist.mpi.datatype.BaseType;
 
 /**
  * How a collective holds items in its own working buffers: which datatype they travel as, how

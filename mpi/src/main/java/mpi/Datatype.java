@@ -1,8 +1,5 @@
 package mpi;
 
-import dist.mpi.datatype.BaseType;
-import dist.mpi.datatype.TypeLayout;
-import dist.mpi.datatype.TypeMap;
 import java.util.Arrays;
 
 /**

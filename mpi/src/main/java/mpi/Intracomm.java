@@ -1,6 +1,5 @@
 package mpi;
 
-import dist.mpi.datatype.BaseType;
 import dist.mpi.engine.Messenger;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,6 +1,5 @@
 package mpi;
 
-import dist.mpi.datatype.BaseType;
 import dist.mpi.engine.Job;
 import dist.mpi.engine.Matcher;
 import java.io.IOException;

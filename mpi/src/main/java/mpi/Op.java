@@ -1,6 +1,5 @@
 package mpi;
 
-import dist.mpi.datatype.BaseType;
 
 /**
  * A reduction operation for {@code Reduce}, {@code Allreduce}, {@code Reduce_scatter} and

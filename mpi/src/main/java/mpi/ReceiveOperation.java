@@ -1,6 +1,5 @@
 package mpi;
 
-import dist.mpi.datatype.RowDecoder;
 import dist.mpi.engine.Message;
 import dist.mpi.engine.PostedReceive;
 import dist.mpi.engine.ReceiveBuffer;

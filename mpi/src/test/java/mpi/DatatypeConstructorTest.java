@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dist.mpi.datatype.BaseType;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 

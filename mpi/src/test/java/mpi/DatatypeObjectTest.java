@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dist.mpi.datatype.TypeObjects;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;

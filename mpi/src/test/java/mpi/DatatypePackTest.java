@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dist.mpi.datatype.BaseType;
 import java.lang.reflect.Array;
 import java.util.Arrays;
 import java.util.Objects;

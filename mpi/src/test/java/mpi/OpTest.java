@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dist.mpi.datatype.BaseType;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,8 +2,8 @@ package mpi;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import mpitest.Ranks;
 import java.util.stream.Stream;
+import mpitest.Ranks;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

@@ -1,11 +1,11 @@
 package dist.agent;
 
+import dist.common.Log;
 import dist.node.AgentOptions;
 import dist.node.HomeNode;
 import dist.node.StartupException;
 import dist.node.WorkerNode;
 import dist.objectspace.ObjectSpace;
-import dist.transport.Log;
 import dist.transport.TransportException;
 import java.lang.instrument.Instrumentation;
 import java.util.Map;

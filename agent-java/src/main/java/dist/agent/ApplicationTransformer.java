@@ -1,11 +1,11 @@
 package dist.agent;
 
+import dist.common.Log;
 import dist.node.StartupException;
 import dist.rewriter.ApplicationClasses;
 import dist.rewriter.ClassRewriter;
 import dist.rewriter.NativeMethodRewriter;
 import dist.rewriter.RuntimeHooks;
-import dist.transport.Log;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;

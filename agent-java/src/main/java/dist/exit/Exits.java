@@ -1,6 +1,7 @@
 package dist.exit;
 
-import dist.transport.Log;
+import dist.common.DaemonThreads;
+import dist.common.Log;
 
 /** Ends this JVM from any thread, without waiting on the thread that asked (it may be the transport loop). */
 public final class Exits {
@@ -27,16 +28,14 @@ public final class Exits {
     public static void exitSoon(int status, String reason) {
         Thread exit = new Thread(() -> {
             Log.debug(reason);
-            Thread halt = new Thread(() -> {
+            DaemonThreads.start("dist-halt", () -> {
                 try {
                     Thread.sleep(HALT_AFTER_MILLIS);
                 } catch (InterruptedException e) {
                     return;
                 }
                 Runtime.getRuntime().halt(status);
-            }, "dist-halt");
-            halt.setDaemon(true);
-            halt.start();
+            });
             System.exit(status);
         }, "dist-exit");
         exit.start();

@@ -1,5 +1,6 @@
 package dist.io;
 
+import dist.common.DaemonThreads;
 import dist.transport.Handler;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -29,11 +30,7 @@ public final class HomeInput {
     /** What one request may ask for; a worker's read of more gets this much (a read may return less). */
     static final int MAX_READ = 64 * 1024;
 
-    private final ExecutorService reads = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "dist-home-input");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService reads = Executors.newSingleThreadExecutor(DaemonThreads.named("dist-home-input"));
 
     static byte[] readRequest(int max) {
         return ByteBuffer.allocate(1 + Integer.BYTES).put(READ).putInt(max).array();

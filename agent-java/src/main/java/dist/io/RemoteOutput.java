@@ -1,6 +1,7 @@
 package dist.io;
 
 import dist.node.proto.NodeMessageType;
+import dist.transport.WireBuffer;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.OutputStream;
@@ -24,9 +25,9 @@ final class RemoteOutput extends OutputStream {
 
     @Override
     public void write(byte[] b, int off, int len) {
-        byte[] message = new byte[len + 1];
-        message[0] = stream;
-        System.arraycopy(b, off, message, 1, len);
+        WireBuffer message = new WireBuffer(len + 1);
+        message.appendByte(stream);
+        message.appendBytes(b, off, len);
         try {
             home.send(NodeMessageType.SPACE_OUTPUT_VALUE, message);
         } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package dist.node;
 
+import dist.common.Log;
 import dist.coordinator.Coordinator;
 import dist.coordinator.Membership;
 import dist.coordinator.MembershipSettings;
@@ -14,7 +15,6 @@ import dist.report.ApplicationThreads;
 import dist.report.RunReport;
 import dist.transport.ClusterSecret;
 import dist.transport.Endpoint;
-import dist.transport.Log;
 import dist.transport.TransportConfig;
 import java.io.IOException;
 import java.time.Duration;

@@ -1,6 +1,8 @@
 package dist.node;
 
 import dist.agent.nativeagent.NativeAgent;
+import dist.common.DaemonThreads;
+import dist.common.Log;
 import dist.coordinator.Membership;
 import dist.node.proto.NodeMessageType;
 import dist.node.proto.NodeReport;
@@ -11,15 +13,13 @@ import dist.report.NodeCounters;
 import dist.report.RunStops;
 import dist.report.ThreadPlacement;
 import dist.transport.Endpoint;
-import dist.transport.Handler;
-import dist.transport.Log;
 import dist.transport.TransportCounters;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Supplier;
 
 /**
@@ -40,10 +40,9 @@ public final class NodeRuntime {
         this.role = role;
         this.endpoint = endpoint;
         this.remotelyLoaded = remotelyLoaded;
-        AtomicInteger count = new AtomicInteger();
+        ThreadFactory invokers = DaemonThreads.numbered("dist-invoke-");
         this.invocations = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "dist-invoke-" + count.incrementAndGet());
-            t.setDaemon(true);
+            Thread t = invokers.newThread(r);
             t.setContextClassLoader(applicationLoader);
             return t;
         });

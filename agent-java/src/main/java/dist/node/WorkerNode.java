@@ -1,5 +1,6 @@
 package dist.node;
 
+import dist.common.Log;
 import dist.coordinator.Membership;
 import dist.coordinator.proto.NodeInfo;
 import dist.coordinator.proto.NodeState;
@@ -8,7 +9,6 @@ import dist.exit.Exits;
 import dist.objectspace.ObjectSpace;
 import dist.transport.ClusterSecret;
 import dist.transport.Endpoint;
-import dist.transport.Log;
 import dist.transport.TransportConfig;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,6 +1,7 @@
 package dist.objectspace;
 
-import dist.transport.Log;
+import dist.common.DaemonThreads;
+import dist.common.Log;
 import java.util.function.UnaryOperator;
 
 /**
@@ -27,9 +28,7 @@ final class CopyCollector {
     }
 
     void start() {
-        Thread daemon = new Thread(this::run, "dist-copy-collector");
-        daemon.setDaemon(true);
-        daemon.start();
+        DaemonThreads.start("dist-copy-collector", this::run);
     }
 
     private void run() {

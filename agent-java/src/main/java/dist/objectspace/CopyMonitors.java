@@ -1,9 +1,9 @@
 package dist.objectspace;
 
+import dist.common.DaemonThreads;
 import dist.node.proto.NodeMessageType;
 import dist.report.NodeCounters;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -28,11 +28,7 @@ final class CopyMonitors {
      * A cached pool then: a thread per wake-up in progress, so one busy monitor never delays
      * another's answer.
      */
-    private final ExecutorService answers = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "dist-monitor-answer");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService answers = Executors.newCachedThreadPool(DaemonThreads.named("dist-monitor-answer"));
 
     CopyMonitors(WorkerRuntime runtime, HomeConnection toHome, WorkerSpace space, ThreadsPlacedHere threads) {
         this.runtime = runtime;
@@ -140,7 +136,7 @@ final class CopyMonitors {
                 if (failure != null) {
                     throw new IllegalStateException("dist: the home failed a monitor operation: " + failure, failure);
                 }
-                answer.complete(applyMonitorAnswer(SpaceMessages.bytes(reply)));
+                answer.complete(applyMonitorAnswer(SpaceMessages.body(reply)));
             } catch (RuntimeException | Error e) {
                 answer.completeExceptionally(e); // the thread must wake whatever happened
             }
@@ -159,7 +155,7 @@ final class CopyMonitors {
                         continue; // only a wait is interruptible; the interrupt stays pending (below)
                     }
                     toHome.send(NodeMessageType.SPACE_INTERRUPT_VALUE,
-                            SpaceMessages.longBytes(threads.threadId(threads.currentThread())));
+                            SpaceMessages.ofLong(threads.threadId(threads.currentThread())));
                 }
             }
         }
@@ -179,27 +175,19 @@ final class CopyMonitors {
     }
 
     /** Applies the refresh a monitor answer carries; returns whether the wait it answers was interrupted. */
-    private boolean applyMonitorAnswer(byte[] bytes) {
-        return space.receive(bytes, (reader, acknowledged) -> {
-            try {
-                boolean wasInterrupted = reader.body().readBoolean();
-                space.applyChanges(reader, acknowledged);
-                return wasInterrupted;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+    private boolean applyMonitorAnswer(ByteBuffer message) {
+        return space.receive(message, (reader, acknowledged) -> {
+            boolean wasInterrupted = reader.body().get() != 0;
+            space.applyChanges(reader, acknowledged);
+            return wasInterrupted;
         });
     }
 
     private void monitorHeader(WireWriter writer, Delegate.Op op, Object copy, long millis) {
-        try {
-            writer.body().writeByte(op.ordinal());
-            writer.body().writeLong(threads.threadId(threads.currentThread()));
-            writer.body().writeUTF(threads.currentThread().getName());
-            writer.ref(copy);
-            writer.body().writeLong(millis);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        writer.body().appendByte((byte) op.ordinal());
+        writer.body().appendLong(threads.threadId(threads.currentThread()));
+        writer.body().appendString(threads.currentThread().getName());
+        writer.ref(copy);
+        writer.body().appendLong(millis);
     }
 }

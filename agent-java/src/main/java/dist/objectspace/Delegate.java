@@ -1,5 +1,7 @@
 package dist.objectspace;
 
+import dist.common.DaemonThreads;
+import dist.transport.WireBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -14,12 +16,12 @@ final class Delegate {
     enum Op { ENTER, EXIT, WAIT, NOTIFY, NOTIFY_ALL, END }
 
     /** One request of the remote thread; {@code work} runs on the delegate's thread. */
-    record Command(Op op, Object master, long timeoutMillis, Work work, CompletableFuture<byte[]> reply) {}
+    record Command(Op op, Object master, long timeoutMillis, Work work, CompletableFuture<WireBuffer> reply) {}
 
     /** What the delegate does for a command while it holds the monitor (apply a release, write a refresh). */
     @FunctionalInterface
     interface Work {
-        byte[] run(boolean interrupted);
+        WireBuffer run(boolean interrupted);
     }
 
     private final LinkedBlockingQueue<Command> commands = new LinkedBlockingQueue<>();
@@ -28,9 +30,7 @@ final class Delegate {
     private final Thread thread;
 
     Delegate(String remoteThreadName) {
-        thread = new Thread(this::serve, "dist-delegate[" + remoteThreadName + "]");
-        thread.setDaemon(true);
-        thread.start();
+        thread = DaemonThreads.start("dist-delegate[" + remoteThreadName + "]", this::serve);
     }
 
     void submit(Command command) {
@@ -111,7 +111,7 @@ final class Delegate {
     /** Runs the command's work and replies with its result or its failure; true when it succeeded. */
     private static boolean answer(Command command, boolean interrupted) {
         try {
-            byte[] result = command.work().run(interrupted);
+            WireBuffer result = command.work().run(interrupted);
             // Completing the reply sends it, on this thread.
             InterruptGate.writing(() -> command.reply().complete(result));
             return true;

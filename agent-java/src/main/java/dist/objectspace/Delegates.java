@@ -1,10 +1,8 @@
 package dist.objectspace;
 
-import dist.node.proto.SpaceMessage;
 import dist.transport.Inbound;
-import java.io.DataInputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dist.transport.WireBuffer;
+import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -22,15 +20,15 @@ final class Delegates {
         this.space = space;
     }
 
-    CompletableFuture<SpaceMessage> monitor(Inbound message) throws IOException {
+    CompletableFuture<WireBuffer> monitor(Inbound message) {
         int node = message.sender();
-        WireReader reader = space.read(node, SpaceMessages.bytes(message));
-        DataInputStream in = reader.body();
-        Delegate.Op op = Delegate.Op.values()[in.readUnsignedByte()];
-        long thread = in.readLong();
-        String threadName = in.readUTF();
+        WireReader reader = space.read(node, SpaceMessages.body(message));
+        ByteBuffer in = reader.body();
+        Delegate.Op op = Delegate.Op.values()[Byte.toUnsignedInt(in.get())];
+        long thread = in.getLong();
+        String threadName = reader.string();
         Object master = reader.ref();
-        long timeout = in.readLong();
+        long timeout = in.getLong();
         Delegate delegate;
         synchronized (this) {
             delegate = delegates.computeIfAbsent(thread, t -> new Delegate(threadName));
@@ -43,33 +41,29 @@ final class Delegates {
         Delegate.Work work = switch (op) {
             case ENTER -> interrupted -> refresh(node, false);
             case WAIT -> interrupted -> refresh(node, interrupted);
-            default -> interrupted -> new byte[0];
+            default -> interrupted -> null;
         };
-        CompletableFuture<byte[]> reply = new CompletableFuture<>();
+        CompletableFuture<WireBuffer> reply = new CompletableFuture<>();
         delegate.submit(new Delegate.Command(op, master, timeout, work, reply));
-        return reply.thenApply(SpaceMessages::wrap);
+        return reply;
     }
 
-    private byte[] refresh(int node, boolean interrupted) {
+    private WireBuffer refresh(int node, boolean interrupted) {
         return space.write(node, w -> {
-            try {
-                w.body().writeBoolean(interrupted);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            w.body().appendBoolean(interrupted);
             space.writeRefresh(node, w);
         });
     }
 
-    SpaceMessage interruptDelegate(Inbound message) {
+    WireBuffer interruptDelegate(Inbound message) {
         Delegate delegate;
         synchronized (this) {
-            delegate = delegates.get(SpaceMessages.longOf(SpaceMessages.bytes(message)));
+            delegate = delegates.get(SpaceMessages.longOf(SpaceMessages.body(message)));
         }
         if (delegate != null) {
             delegate.interruptWait();
         }
-        return SpaceMessages.wrap(new byte[0]);
+        return null;
     }
 
     /** The remote thread {@code id} ended: its delegate, if it has one, lets go and ends. */

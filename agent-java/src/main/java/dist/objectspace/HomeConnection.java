@@ -3,6 +3,8 @@ package dist.objectspace;
 import dist.io.HomeLink;
 import dist.transport.Endpoint;
 import dist.transport.Inbound;
+import dist.transport.WireBuffer;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -22,21 +24,22 @@ final class HomeConnection implements HomeLink {
     }
 
     @Override
-    public void send(int type, byte[] body) {
+    public void send(int type, WireBuffer body) {
         SpaceMessages.send(endpoint, home.get(), type, body);
     }
 
     @Override
     public byte[] call(int type, byte[] body) {
-        return call(type, body, SpaceMessages.BLOCKING);
+        return SpaceMessages.bytes(call(type, SpaceMessages.of(body), SpaceMessages.BLOCKING));
     }
 
-    byte[] call(int type, byte[] body, Duration timeout) {
+    /** The answer is a view of the frame it arrived in. */
+    ByteBuffer call(int type, WireBuffer body, Duration timeout) {
         return SpaceMessages.call(endpoint, home.get(), type, body, timeout);
     }
 
     /** A request whose answer the caller waits for as it likes, as long as the home takes. */
-    CompletableFuture<Inbound> request(int type, byte[] body) {
+    CompletableFuture<Inbound> request(int type, WireBuffer body) {
         return SpaceMessages.request(endpoint, home.get(), type, body, SpaceMessages.BLOCKING);
     }
 }

@@ -6,16 +6,14 @@ import dist.exit.Exits;
 import dist.io.HomeInput;
 import dist.io.HomeOutput;
 import dist.node.proto.NodeMessageType;
-import dist.node.proto.SpaceMessage;
 import dist.report.ApplicationThreads;
 import dist.report.ThreadPlacement;
 import dist.transport.Endpoint;
 import dist.transport.Inbound;
+import dist.transport.WireBuffer;
 import dist.transport.proto.Kind;
-import java.io.DataInputStream;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -41,27 +39,27 @@ final class HomeRuntime {
         PrintStream out = System.out;
         PrintStream err = System.err;
         this.runEnd = new RunEnd(out, err);
-        endpoint.registerImmediate(NodeMessageType.SPACE_THREAD_END_VALUE, m -> oneWay(m, () -> threadEnded(m)));
-        endpoint.registerImmediate(NodeMessageType.SPACE_FLUSH_VALUE,
-                m -> oneWay(m, () -> space.applyRelease(m.sender(), space.read(m.sender(), SpaceMessages.bytes(m)))));
-        endpoint.registerImmediate(NodeMessageType.SPACE_DROP_VALUE,
-                m -> SpaceMessages.wrap(space.drop(m.sender(), SpaceMessages.bytes(m))));
-        endpoint.registerImmediate(NodeMessageType.SPACE_REFRESH_VALUE,
-                m -> SpaceMessages.wrap(space.write(m.sender(), w -> space.writeVolatileReadRefresh(m.sender(), w))));
-        endpoint.register(NodeMessageType.SPACE_STATICS_VALUE, m -> CompletableFuture.supplyAsync(() -> statics(m)));
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_THREAD_END_VALUE, m -> oneWay(m, () -> threadEnded(m)));
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_FLUSH_VALUE,
+                m -> oneWay(m, () -> space.applyRelease(m.sender(), space.read(m.sender(), SpaceMessages.body(m)))));
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_DROP_VALUE,
+                m -> SpaceMessages.of(space.drop(m.sender(), SpaceMessages.bytes(SpaceMessages.body(m)))));
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_REFRESH_VALUE,
+                m -> space.write(m.sender(), w -> space.writeVolatileReadRefresh(m.sender(), w)));
+        SpaceMessages.serve(endpoint, NodeMessageType.SPACE_STATICS_VALUE, m -> CompletableFuture.supplyAsync(() -> statics(m)));
         // Enters and waits are answered; exits (with their release) and notifies travel one way.
-        endpoint.register(NodeMessageType.SPACE_MONITOR_VALUE, m -> m.kind() == Kind.REQUEST ? delegates.monitor(m)
+        SpaceMessages.serve(endpoint, NodeMessageType.SPACE_MONITOR_VALUE, m -> m.kind() == Kind.REQUEST ? delegates.monitor(m)
                 : CompletableFuture.completedFuture(oneWay(m, () -> delegates.monitor(m))));
-        endpoint.registerImmediate(NodeMessageType.SPACE_INTERRUPT_VALUE, delegates::interruptDelegate);
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_INTERRUPT_VALUE, delegates::interruptDelegate);
         HomeOutput output = new HomeOutput(out, err);
-        endpoint.registerImmediate(NodeMessageType.SPACE_OUTPUT_VALUE, m -> {
-            output.write(SpaceMessages.bytes(m));
-            return SpaceMessages.wrap(new byte[0]);
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_OUTPUT_VALUE, m -> {
+            output.write(SpaceMessages.bytes(SpaceMessages.body(m)));
+            return null;
         });
-        endpoint.registerImmediate(NodeMessageType.SPACE_STOP_VALUE, runEnd::requested);
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_STOP_VALUE, runEnd::requested);
         HomeInput input = new HomeInput();
-        endpoint.register(NodeMessageType.SPACE_INPUT_VALUE,
-                m -> input.request(SpaceMessages.bytes(m)).thenApply(SpaceMessages::wrap));
+        SpaceMessages.serve(endpoint, NodeMessageType.SPACE_INPUT_VALUE,
+                m -> input.request(SpaceMessages.bytes(SpaceMessages.body(m))).thenApply(SpaceMessages::of));
     }
 
     // ---- threads --------------------------------------------------------------------------
@@ -72,19 +70,15 @@ final class HomeRuntime {
         NodeInfo node = placement.choose();
         if (node.getId() != endpoint.nodeId()) {
             try {
-                byte[] message = space.write(node.getId(), w -> {
-                    try {
-                        w.body().writeLong(thread.getId());
-                        w.body().writeUTF(thread.getName());
-                        w.body().writeBoolean(thread.isDaemon());
-                        w.body().writeInt(thread.getPriority());
-                        ThreadTasks.write(thread, w);
-                        // Everything that happened-before start() must be visible to the thread,
-                        // in the copies that node holds already too: the start is an acquire there.
-                        space.writeRefresh(node.getId(), w);
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
+                WireBuffer message = space.write(node.getId(), w -> {
+                    w.body().appendLong(thread.getId());
+                    w.body().appendString(thread.getName());
+                    w.body().appendBoolean(thread.isDaemon());
+                    w.body().appendInt(thread.getPriority());
+                    ThreadTasks.write(thread, w);
+                    // Everything that happened-before start() must be visible to the thread,
+                    // in the copies that node holds already too: the start is an acquire there.
+                    space.writeRefresh(node.getId(), w);
                 });
                 placed.placed(thread, node);
                 startThere(thread, node, message);
@@ -105,7 +99,7 @@ final class HomeRuntime {
      * what the message carried, and the home counts it as sent: the run ends, and this thread (the
      * program's, in Thread.start) waits for the end rather than go on with a thread that never ran.
      */
-    private void startThere(Thread thread, NodeInfo node, byte[] message) {
+    private void startThere(Thread thread, NodeInfo node, WireBuffer message) {
         try {
             SpaceMessages.call(endpoint, node.getAddress(), NodeMessageType.SPACE_THREAD_START_VALUE, message,
                     java.time.Duration.ofSeconds(30));
@@ -122,11 +116,11 @@ final class HomeRuntime {
         return placed;
     }
 
-    private void threadEnded(Inbound message) throws IOException {
-        WireReader reader = space.read(message.sender(), SpaceMessages.bytes(message));
-        DataInputStream in = reader.body();
-        long id = in.readLong();
-        Throwable uncaught = in.readBoolean() ? UncaughtExceptions.read(in, space.loader()) : null;
+    private void threadEnded(Inbound message) {
+        WireReader reader = space.read(message.sender(), SpaceMessages.body(message));
+        ByteBuffer in = reader.body();
+        long id = in.getLong();
+        Throwable uncaught = in.get() != 0 ? UncaughtExceptions.read(in, space.loader()) : null;
         space.applyRelease(message.sender(), reader);
         delegates.threadEnded(id);
         placed.threadEnded(id, uncaught);
@@ -155,34 +149,28 @@ final class HomeRuntime {
         return space.identityHash(object);
     }
 
-    /** What the home does for a one-way message, on the reader thread of its connection, in the order sent. */
-    @FunctionalInterface
-    private interface OneWayWork {
-        void run() throws IOException;
-    }
-
     /**
      * Handles a message its worker sent without waiting for an answer (a release, a monitor exit
      * with its release, a notify): when it fails nobody is there to hear why, and the masters may
-     * no longer hold what the program wrote, so the run stops here with the reason.
+     * no longer hold what the program wrote, so the run stops here with the reason. It runs on the
+     * reader thread of the message's connection, in the order sent.
      */
-    private SpaceMessage oneWay(Inbound message, OneWayWork work) {
+    private WireBuffer oneWay(Inbound message, Runnable work) {
         try {
             work.run();
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             runEnd.endRun(message.sender(), Exits.CANNOT_RUN_COHERENTLY, "the home cannot apply what node "
                     + message.sender() + " sent, so the run cannot go on coherently: " + e);
         }
-        return SpaceMessages.wrap(new byte[0]);
+        return null;
     }
 
-    private SpaceMessage statics(Inbound message) {
+    private WireBuffer statics(Inbound message) {
         try {
-            WireReader reader = space.read(message.sender(), SpaceMessages.bytes(message));
-            String name = reader.body().readUTF();
-            Class<?> type = Class.forName(name, true, space.loader());
-            return SpaceMessages.wrap(space.write(message.sender(), w -> w.ref(type)));
-        } catch (IOException | ClassNotFoundException e) {
+            WireReader reader = space.read(message.sender(), SpaceMessages.body(message));
+            Class<?> type = Class.forName(reader.string(), true, space.loader());
+            return space.write(message.sender(), w -> w.ref(type));
+        } catch (ClassNotFoundException e) {
             throw new IllegalStateException("statics request: " + e, e);
         }
     }

@@ -3,6 +3,7 @@ package dist.objectspace;
 import dist.objectspace.Twin.Change;
 import dist.objectspace.WireReader.Arrived;
 import dist.report.NodeCounters;
+import dist.transport.WireBuffer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -12,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -349,11 +351,11 @@ final class HomeSpace {
     }
 
     /**
-     * A message to {@code node}: {@code body} writes it; returns its bytes, numbered in the node's
+     * A message to {@code node}: {@code body} writes it; returns it, numbered in the node's
      * stream (once written whole: a message that fails is not sent, and the worker would wait for
      * its number forever).
      */
-    byte[] write(int node, java.util.function.Consumer<WireWriter> body) {
+    WireBuffer write(int node, java.util.function.Consumer<WireWriter> body) {
         View view = view(node);
         synchronized (view) {
             WireWriter writer = new WireWriter(view);
@@ -440,7 +442,7 @@ final class HomeSpace {
     private record Due(long id, Seen seen) {}
 
     /** Opens a message from {@code node}; {@link #applyRelease} then reads its release. */
-    WireReader read(int node, byte[] message) {
+    WireReader read(int node, ByteBuffer message) {
         View view = view(node);
         synchronized (view) {
             WireReader reader = new WireReader(view, loader, message);

@@ -1,8 +1,7 @@
 package dist.objectspace;
 
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
+import dist.transport.WireBuffer;
+import java.nio.ByteBuffer;
 
 /**
  * A window of a primitive array with the elements in it that changed: a bit mask over the window and
@@ -116,28 +115,28 @@ final class MaskedRun {
         }
     }
 
-    void write(DataOutputStream out) throws IOException {
-        out.writeInt(length);
+    void write(WireBuffer out) {
+        out.appendInt(length);
         for (long word : mask) {
-            out.writeLong(word);
+            out.appendLong(word);
         }
         PrimitiveArrays.write(out, values);
     }
 
-    static MaskedRun read(DataInputStream in) throws IOException {
-        int length = in.readInt();
+    static MaskedRun read(ByteBuffer in) {
+        int length = in.getInt();
         if (length <= 0 || length > WINDOW) {
-            throw new IOException("object-space message: a run of " + length + " elements");
+            throw new IllegalArgumentException("object-space message: a run of " + length + " elements");
         }
         long[] mask = new long[(length + 63) >>> 6];
         int count = 0;
         for (int w = 0; w < mask.length; w++) {
-            mask[w] = in.readLong();
+            mask[w] = in.getLong();
             count += Long.bitCount(mask[w]);
         }
         Object values = PrimitiveArrays.read(in);
         if (java.lang.reflect.Array.getLength(values) != count) {
-            throw new IOException("object-space message: a run's mask and values disagree");
+            throw new IllegalArgumentException("object-space message: a run's mask and values disagree");
         }
         return new MaskedRun(length, mask, values);
     }

@@ -1,11 +1,12 @@
 package dist.objectspace;
 
+import dist.common.Log;
 import dist.coordinator.proto.NodeInfo;
 import dist.coordinator.proto.NodeState;
 import dist.exit.Exits;
 import dist.node.proto.NodeMessageType;
 import dist.transport.Endpoint;
-import dist.transport.Log;
+import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -85,10 +86,10 @@ final class PlacedThreads {
                 return Thread.State.TERMINATED;
             }
         }
-        byte[] state = SpaceMessages.call(endpoint, placed.node.getAddress(), NodeMessageType.SPACE_THREAD_STATE_VALUE,
-                SpaceMessages.longBytes(thread.getId()), java.time.Duration.ofSeconds(30));
+        ByteBuffer state = SpaceMessages.call(endpoint, placed.node.getAddress(), NodeMessageType.SPACE_THREAD_STATE_VALUE,
+                SpaceMessages.ofLong(thread.getId()), java.time.Duration.ofSeconds(30));
         synchronized (this) {
-            return placed.ended ? Thread.State.TERMINATED : Thread.State.values()[state[0]];
+            return placed.ended ? Thread.State.TERMINATED : Thread.State.values()[state.get(0)];
         }
     }
 
@@ -104,7 +105,7 @@ final class PlacedThreads {
         // The thread's node interrupts it; if it is in a wait on a shared object, it passes the
         // interrupt on to its delegate here (only it knows whether the interrupt was consumed).
         SpaceMessages.send(endpoint, placed.node.getAddress(), NodeMessageType.SPACE_INTERRUPT_VALUE,
-                SpaceMessages.longBytes(thread.getId()));
+                SpaceMessages.ofLong(thread.getId()));
     }
 
     /**

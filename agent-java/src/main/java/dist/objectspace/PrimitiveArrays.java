@@ -1,8 +1,6 @@
 package dist.objectspace;
 
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
+import dist.transport.WireBuffer;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
@@ -50,12 +48,12 @@ final class PrimitiveArrays {
     }
 
     /** [type char][length][raw big-endian elements]. */
-    static void write(DataOutputStream out, Object array) throws IOException {
+    static void write(WireBuffer out, Object array) {
         int length = java.lang.reflect.Array.getLength(array);
         Class<?> component = array.getClass().getComponentType();
-        out.writeChar(descriptorOf(component));
-        out.writeInt(length);
-        ByteBuffer bytes = ByteBuffer.allocate(length * sizeOf(component));
+        out.appendShort((short) descriptorOf(component));
+        out.appendInt(length);
+        ByteBuffer bytes = out.appendView(length * sizeOf(component)); // the elements go straight into the message
         if (array instanceof int[] x) {
             bytes.asIntBuffer().put(x);
         } else if (array instanceof double[] x) {
@@ -75,17 +73,17 @@ final class PrimitiveArrays {
                 bytes.put((byte) (b ? 1 : 0));
             }
         }
-        out.write(bytes.array());
     }
 
-    static Object read(DataInputStream in) throws IOException {
-        char descriptor = in.readChar();
-        int length = in.readInt();
+    static Object read(ByteBuffer in) {
+        char descriptor = in.getChar();
+        int length = in.getInt();
         int size = sizeOf(descriptor);
-        if (length < 0 || (long) length * size > in.available()) {
-            throw new IOException("object-space message: an array of " + length + " does not fit the message");
+        if (length < 0 || (long) length * size > in.remaining()) {
+            throw new IllegalArgumentException("object-space message: an array of " + length + " does not fit the message");
         }
-        ByteBuffer bytes = ByteBuffer.wrap(in.readNBytes(length * size));
+        ByteBuffer bytes = in.slice(in.position(), length * size); // the elements are read from the message itself
+        in.position(in.position() + length * size);
         switch (descriptor) {
             case 'I' -> {
                 int[] x = new int[length];
@@ -103,7 +101,9 @@ final class PrimitiveArrays {
                 return x;
             }
             case 'B' -> {
-                return bytes.array();
+                byte[] x = new byte[length];
+                bytes.get(x);
+                return x;
             }
             case 'C' -> {
                 char[] x = new char[length];
@@ -127,7 +127,7 @@ final class PrimitiveArrays {
                 }
                 return x;
             }
-            default -> throw new IOException("object-space message: unknown array type " + descriptor);
+            default -> throw new IllegalArgumentException("object-space message: unknown array type " + descriptor);
         }
     }
 

@@ -1,13 +1,11 @@
 package dist.objectspace;
 
 import dist.exit.Exits;
-import dist.node.proto.SpaceMessage;
 import dist.report.RunStops;
 import dist.transport.Inbound;
-import java.io.ByteArrayInputStream;
-import java.io.DataInputStream;
-import java.io.IOException;
+import dist.transport.WireBuffer;
 import java.io.PrintStream;
+import java.nio.ByteBuffer;
 
 /**
  * At the home: ends the run because of a node (a worker's request, a {@code System.exit} there or
@@ -23,11 +21,11 @@ final class RunEnd {
         this.err = err;
     }
 
-    /** A worker's request ({@code SPACE_STOP}): {@code [int status][UTF why]}. */
-    SpaceMessage requested(Inbound message) throws IOException {
-        DataInputStream in = new DataInputStream(new ByteArrayInputStream(SpaceMessages.bytes(message)));
-        endRun(message.sender(), in.readInt(), in.readUTF());
-        return SpaceMessages.wrap(new byte[0]);
+    /** A worker's request ({@code SPACE_STOP}): {@code [int status][string why]}. */
+    WireBuffer requested(Inbound message) {
+        ByteBuffer in = SpaceMessages.body(message);
+        endRun(message.sender(), in.getInt(), WireReader.string(in));
+        return null;
     }
 
     /** Ends the run with {@code status} because of {@code node}, saying why (if anything) on stderr and in the report. */

@@ -1,39 +1,86 @@
 package dist.objectspace;
 
-import com.google.protobuf.ByteString;
-import dist.node.proto.SpaceMessage;
 import dist.report.NodeCounters;
 import dist.transport.Endpoint;
+import dist.transport.Handler;
 import dist.transport.Inbound;
+import dist.transport.WireBuffer;
+import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
-/** Object-space bytes in and out of the transport's envelopes. */
+/**
+ * Object-space bytes in and out of the transport. They are an envelope's raw body: sent from the
+ * {@link WireBuffer} they were written into, and read from a view of the frame they arrived in.
+ */
 final class SpaceMessages {
     /** Monitor waits and enters last as long as the program wants. */
     static final Duration BLOCKING = Duration.ofDays(365);
 
     private SpaceMessages() {}
 
-    static SpaceMessage wrap(byte[] body) {
-        NodeCounters.OBJECT_BYTES_SENT.add(body.length);
-        return SpaceMessage.newBuilder().setBody(ByteString.copyFrom(body)).build();
+    /** Answers a request at once, on the transport's reader thread. */
+    @FunctionalInterface
+    interface Answer {
+        WireBuffer answer(Inbound message) throws Exception;
     }
 
-    static byte[] bytes(Inbound message) {
-        byte[] body = message.decode(SpaceMessage.parser()).getBody().toByteArray();
-        NodeCounters.OBJECT_BYTES_RECEIVED.add(body.length);
+    /** Registers the handler of an object-space type; its replies count as object-space bytes sent. */
+    static void serve(Endpoint endpoint, int type, Handler.Raw handler) {
+        endpoint.registerRaw(type, m -> handler.handle(m).thenApply(SpaceMessages::counted));
+    }
+
+    static void serveAtOnce(Endpoint endpoint, int type, Answer answer) {
+        serve(endpoint, type, m -> CompletableFuture.completedFuture(answer.answer(m)));
+    }
+
+    private static WireBuffer counted(WireBuffer reply) {
+        if (reply != null) {
+            NodeCounters.OBJECT_BYTES_SENT.add(reply.length());
+        }
+        return reply;
+    }
+
+    /** A small message that is not a {@link WireWriter}'s (a number, a line of output): copied into a buffer. */
+    static WireBuffer of(byte[] bytes) {
+        WireBuffer buffer = new WireBuffer(bytes.length);
+        buffer.appendBytes(bytes);
+        return buffer;
+    }
+
+    static WireBuffer ofLong(long value) {
+        WireBuffer buffer = new WireBuffer(Long.BYTES);
+        buffer.appendLong(value);
+        return buffer;
+    }
+
+    /** A message's bytes: a view of the frame it came in, counted as object-space bytes received. */
+    static ByteBuffer body(Inbound message) {
+        ByteBuffer body = message.bodyBuffer();
+        NodeCounters.OBJECT_BYTES_RECEIVED.add(body.remaining());
         return body;
     }
 
+    /** A small message's bytes, copied out of its frame. */
+    static byte[] bytes(ByteBuffer body) {
+        byte[] bytes = new byte[body.remaining()];
+        body.get(bytes);
+        return bytes;
+    }
+
+    static long longOf(ByteBuffer body) {
+        return body.getLong(0);
+    }
+
     /** A request whose reply this thread waits for; an interrupt is kept for the caller to act on. */
-    static byte[] call(Endpoint endpoint, String peer, int type, byte[] body, Duration timeout) {
+    static ByteBuffer call(Endpoint endpoint, String peer, int type, WireBuffer body, Duration timeout) {
         boolean interrupted = false;
         var reply = request(endpoint, peer, type, body, timeout);
         try {
             while (true) {
                 try {
-                    return bytes(reply.get());
+                    return body(reply.get());
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException e) {
@@ -49,23 +96,16 @@ final class SpaceMessages {
     }
 
     /** Sends a request (the caller then waits for the reply as it likes); see {@link InterruptGate}. */
-    static java.util.concurrent.CompletableFuture<Inbound> request(Endpoint endpoint, String peer, int type, byte[] body,
-                                                                   Duration timeout) {
-        return InterruptGate.writing(() -> endpoint.request(peer, type, wrap(body), timeout));
+    static CompletableFuture<Inbound> request(Endpoint endpoint, String peer, int type, WireBuffer body, Duration timeout) {
+        NodeCounters.OBJECT_BYTES_SENT.add(body.length());
+        return InterruptGate.writing(() -> endpoint.request(peer, type, body, timeout));
     }
 
-    static void send(Endpoint endpoint, String peer, int type, byte[] body) {
+    static void send(Endpoint endpoint, String peer, int type, WireBuffer body) {
+        NodeCounters.OBJECT_BYTES_SENT.add(body.length());
         InterruptGate.writing(() -> {
-            endpoint.send(peer, type, wrap(body));
+            endpoint.send(peer, type, body);
             return null;
         });
-    }
-
-    static byte[] longBytes(long value) {
-        return java.nio.ByteBuffer.allocate(8).putLong(value).array();
-    }
-
-    static long longOf(byte[] bytes) {
-        return java.nio.ByteBuffer.wrap(bytes).getLong();
     }
 }

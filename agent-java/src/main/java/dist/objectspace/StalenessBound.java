@@ -1,5 +1,6 @@
 package dist.objectspace;
 
+import dist.common.DaemonThreads;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -30,9 +31,7 @@ final class StalenessBound implements Runnable {
 
     /** Starts the node's ticking thread. */
     static void start(Node node) {
-        Thread thread = new Thread(new StalenessBound(node), "dist-staleness-bound");
-        thread.setDaemon(true);
-        thread.start();
+        DaemonThreads.start("dist-staleness-bound", new StalenessBound(node));
     }
 
     @Override

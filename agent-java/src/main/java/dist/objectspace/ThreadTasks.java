@@ -1,8 +1,6 @@
 package dist.objectspace;
 
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
+import dist.transport.WireBuffer;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandleInfo;
 import java.lang.invoke.MethodHandles;
@@ -26,13 +24,13 @@ final class ThreadTasks {
     private ThreadTasks() {}
 
     /** Writes what {@code thread} runs; throws {@link UnsharableException} when it cannot travel. */
-    static void write(Thread thread, WireWriter writer) throws IOException {
-        DataOutputStream out = writer.body();
+    static void write(Thread thread, WireWriter writer) {
+        WireBuffer out = writer.body();
         if (thread.getClass() != Thread.class) {
             if (Slots.isJdk(thread.getClass())) {
                 throw new UnsharableException(thread.getClass(), "it is a JDK thread class");
             }
-            out.writeByte(THREAD_SUBCLASS);
+            out.appendByte((byte) THREAD_SUBCLASS);
             writer.ref(thread);
             return;
         }
@@ -42,17 +40,17 @@ final class ThreadTasks {
         }
         if (task.getClass().isHidden()) {
             SerializedLambda lambda = serializedForm(task);
-            out.writeByte(LAMBDA);
-            out.writeUTF(lambda.getImplClass());
-            out.writeUTF(lambda.getImplMethodName());
-            out.writeUTF(lambda.getImplMethodSignature());
-            out.writeByte(lambda.getImplMethodKind());
-            out.writeInt(lambda.getCapturedArgCount());
+            out.appendByte((byte) LAMBDA);
+            out.appendString(lambda.getImplClass());
+            out.appendString(lambda.getImplMethodName());
+            out.appendString(lambda.getImplMethodSignature());
+            out.appendByte((byte) lambda.getImplMethodKind());
+            out.appendInt(lambda.getCapturedArgCount());
             for (int i = 0; i < lambda.getCapturedArgCount(); i++) {
                 writer.value(lambda.getCapturedArg(i));
             }
         } else if (!Slots.isJdk(task.getClass())) {
-            out.writeByte(RUNNABLE_OBJECT);
+            out.appendByte((byte) RUNNABLE_OBJECT);
             writer.ref(task);
         } else {
             throw new UnsharableException(task.getClass(), "the thread runs a JDK Runnable");
@@ -60,19 +58,18 @@ final class ThreadTasks {
     }
 
     /** Rebuilds the task on the worker; for a Thread subclass, the copy of the thread itself. */
-    static Runnable read(WireReader reader, ClassLoader loader) throws IOException {
-        DataInputStream in = reader.body();
-        int kind = in.readUnsignedByte();
+    static Runnable read(WireReader reader, ClassLoader loader) {
+        int kind = Byte.toUnsignedInt(reader.body().get());
         switch (kind) {
             case THREAD_SUBCLASS, RUNNABLE_OBJECT -> {
                 return (Runnable) reader.ref();
             }
             case LAMBDA -> {
-                String implClass = in.readUTF();
-                String name = in.readUTF();
-                String signature = in.readUTF();
-                int referenceKind = in.readUnsignedByte();
-                int count = in.readInt();
+                String implClass = reader.string();
+                String name = reader.string();
+                String signature = reader.string();
+                int referenceKind = Byte.toUnsignedInt(reader.body().get());
+                int count = reader.body().getInt();
                 List<Object> captured = new ArrayList<>();
                 for (int i = 0; i < count; i++) {
                     captured.add(reader.value());

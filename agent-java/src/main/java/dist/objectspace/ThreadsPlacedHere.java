@@ -1,13 +1,12 @@
 package dist.objectspace;
 
+import dist.common.DaemonThreads;
 import dist.exit.Exits;
 import dist.node.proto.NodeMessageType;
-import dist.node.proto.SpaceMessage;
 import dist.report.ApplicationThreads;
 import dist.transport.Endpoint;
 import dist.transport.Inbound;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dist.transport.WireBuffer;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -26,11 +25,7 @@ final class ThreadsPlacedHere {
     private final WorkerSpace space;
     private final Map<Long, Thread> running = new ConcurrentHashMap<>();
     private final ThreadLocal<PlacedHere> placedHere = new ThreadLocal<>();
-    private final ExecutorService starter = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "dist-thread-starter");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService starter = Executors.newSingleThreadExecutor(DaemonThreads.named("dist-thread-starter"));
 
     /** The logical thread a worker thread runs for. */
     private record PlacedHere(long id, String name, Thread logical) {}
@@ -40,44 +35,40 @@ final class ThreadsPlacedHere {
         this.endpoint = endpoint;
         this.space = space;
         // Decoding may load classes from the home: a blocking call, so not on the transport's reader.
-        endpoint.register(NodeMessageType.SPACE_THREAD_START_VALUE,
+        SpaceMessages.serve(endpoint, NodeMessageType.SPACE_THREAD_START_VALUE,
                 m -> CompletableFuture.supplyAsync(() -> startPlaced(m), starter));
-        endpoint.registerImmediate(NodeMessageType.SPACE_INTERRUPT_VALUE, m -> {
-            Thread thread = running.get(SpaceMessages.longOf(SpaceMessages.bytes(m)));
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_INTERRUPT_VALUE, m -> {
+            Thread thread = running.get(SpaceMessages.longOf(SpaceMessages.body(m)));
             if (thread != null) {
                 InterruptGate.interrupt(thread);
             }
-            return SpaceMessages.wrap(new byte[0]);
+            return null;
         });
-        endpoint.registerImmediate(NodeMessageType.SPACE_THREAD_STATE_VALUE, m -> {
-            Thread thread = running.get(SpaceMessages.longOf(SpaceMessages.bytes(m)));
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_THREAD_STATE_VALUE, m -> {
+            Thread thread = running.get(SpaceMessages.longOf(SpaceMessages.body(m)));
             // Not running here any more: it ended, and its end is on its way to the home.
             Thread.State state = thread == null ? Thread.State.TERMINATED : thread.getState();
-            return SpaceMessages.wrap(new byte[] {(byte) state.ordinal()});
+            return SpaceMessages.of(new byte[] {(byte) state.ordinal()});
         });
     }
 
-    private SpaceMessage startPlaced(Inbound message) {
-        space.receive(SpaceMessages.bytes(message), (reader, acknowledged) -> {
-            try {
-                long id = reader.body().readLong();
-                String name = reader.body().readUTF();
-                boolean daemon = reader.body().readBoolean();
-                int priority = reader.body().readInt();
-                Runnable task = ThreadTasks.read(reader, space.loader());
-                space.applyChanges(reader, acknowledged); // what happened-before start(), into copies held here
-                Thread thread = new Thread(() -> runPlaced(id, name, task), name);
-                thread.setDaemon(daemon);
-                thread.setPriority(priority);
-                thread.setContextClassLoader(space.loader());
-                running.put(id, thread);
-                thread.start();
-                return null;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+    private WireBuffer startPlaced(Inbound message) {
+        space.receive(SpaceMessages.body(message), (reader, acknowledged) -> {
+            long id = reader.body().getLong();
+            String name = reader.string();
+            boolean daemon = reader.body().get() != 0;
+            int priority = reader.body().getInt();
+            Runnable task = ThreadTasks.read(reader, space.loader());
+            space.applyChanges(reader, acknowledged); // what happened-before start(), into copies held here
+            Thread thread = new Thread(() -> runPlaced(id, name, task), name);
+            thread.setDaemon(daemon);
+            thread.setPriority(priority);
+            thread.setContextClassLoader(space.loader());
+            running.put(id, thread);
+            thread.start();
+            return null;
         });
-        return SpaceMessages.wrap(new byte[0]);
+        return null;
     }
 
     private void runPlaced(long id, String name, Runnable task) {
@@ -95,14 +86,10 @@ final class ThreadsPlacedHere {
         System.err.flush();
         try {
             runtime.release(NodeMessageType.SPACE_THREAD_END_VALUE, w -> {
-                try {
-                    w.body().writeLong(id);
-                    w.body().writeBoolean(thrown != null);
-                    if (thrown != null) {
-                        UncaughtExceptions.write(thrown, w.body());
-                    }
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
+                w.body().appendLong(id);
+                w.body().appendBoolean(thrown != null);
+                if (thrown != null) {
+                    UncaughtExceptions.write(thrown, w.body());
                 }
             });
         } catch (RuntimeException e) {

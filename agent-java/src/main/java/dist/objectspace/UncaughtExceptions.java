@@ -1,11 +1,9 @@
 package dist.objectspace;
 
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
+import dist.transport.WireBuffer;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
-import java.nio.charset.StandardCharsets;
+import java.nio.ByteBuffer;
 
 /**
  * An exception that ended a placed thread, written on its worker and rebuilt at the home, where
@@ -20,57 +18,54 @@ import java.nio.charset.StandardCharsets;
 final class UncaughtExceptions {
     /** Deeper cause chains are cut: a chain that long is a cycle or a bug, and the handler still gets its top. */
     private static final int MAX_DEPTH = 64;
-    private static final int MAX_TEXT = 16 << 20;
 
     private UncaughtExceptions() {}
 
-    static void write(Throwable thrown, DataOutputStream out) throws IOException {
+    static void write(Throwable thrown, WireBuffer out) {
         write(thrown, out, 0);
     }
 
-    private static void write(Throwable thrown, DataOutputStream out, int depth) throws IOException {
-        out.writeUTF(thrown.getClass().getName());
-        String message = thrown.getMessage();
-        out.writeBoolean(message != null);
-        if (message != null) {
-            WireWriter.writeString(out, message);
-        }
+    private static void write(Throwable thrown, WireBuffer out, int depth) {
+        out.appendString(thrown.getClass().getName());
+        writeNullable(out, thrown.getMessage());
         StackTraceElement[] stack = thrown.getStackTrace();
-        out.writeInt(stack.length);
+        out.appendInt(stack.length);
         for (StackTraceElement element : stack) {
             writeNullable(out, element.getClassLoaderName());
             writeNullable(out, element.getModuleName());
             writeNullable(out, element.getModuleVersion());
-            out.writeUTF(element.getClassName());
-            out.writeUTF(element.getMethodName());
+            out.appendString(element.getClassName());
+            out.appendString(element.getMethodName());
             writeNullable(out, element.getFileName());
-            out.writeInt(element.getLineNumber());
+            out.appendInt(element.getLineNumber());
         }
         Throwable cause = thrown.getCause();
         boolean followCause = cause != null && cause != thrown && depth < MAX_DEPTH;
-        out.writeBoolean(followCause);
+        out.appendBoolean(followCause);
         if (followCause) {
             write(cause, out, depth + 1);
         }
         Throwable[] suppressed = depth < MAX_DEPTH ? thrown.getSuppressed() : new Throwable[0];
-        out.writeInt(suppressed.length);
+        out.appendInt(suppressed.length);
         for (Throwable each : suppressed) {
             write(each, out, depth + 1);
         }
     }
 
-    static Throwable read(DataInputStream in, ClassLoader loader) throws IOException {
-        String className = in.readUTF();
-        String message = in.readBoolean() ? readText(in) : null;
-        StackTraceElement[] stack = new StackTraceElement[in.readInt()];
+    static Throwable read(ByteBuffer in, ClassLoader loader) {
+        String className = WireReader.string(in);
+        String message = readNullable(in);
+        int depth = in.getInt();
+        WireReader.bounded(in, depth);
+        StackTraceElement[] stack = new StackTraceElement[depth];
         for (int i = 0; i < stack.length; i++) {
-            stack[i] = new StackTraceElement(readNullable(in), readNullable(in), readNullable(in), in.readUTF(),
-                    in.readUTF(), readNullable(in), in.readInt());
+            stack[i] = new StackTraceElement(readNullable(in), readNullable(in), readNullable(in), WireReader.string(in),
+                    WireReader.string(in), readNullable(in), in.getInt());
         }
-        Throwable cause = in.readBoolean() ? read(in, loader) : null;
+        Throwable cause = in.get() != 0 ? read(in, loader) : null;
         Throwable rebuilt = rebuild(className, message, cause, loader);
         rebuilt.setStackTrace(stack);
-        int suppressed = in.readInt();
+        int suppressed = in.getInt();
         for (int i = 0; i < suppressed; i++) {
             rebuilt.addSuppressed(read(in, loader));
         }
@@ -98,22 +93,14 @@ final class UncaughtExceptions {
         }
     }
 
-    private static void writeNullable(DataOutputStream out, String text) throws IOException {
-        out.writeBoolean(text != null);
+    private static void writeNullable(WireBuffer out, String text) {
+        out.appendBoolean(text != null);
         if (text != null) {
-            out.writeUTF(text);
+            out.appendString(text);
         }
     }
 
-    private static String readNullable(DataInputStream in) throws IOException {
-        return in.readBoolean() ? in.readUTF() : null;
-    }
-
-    private static String readText(DataInputStream in) throws IOException {
-        int length = in.readInt();
-        if (length < 0 || length > MAX_TEXT) {
-            throw new IOException("an exception's message of " + length + " bytes");
-        }
-        return new String(in.readNBytes(length), StandardCharsets.UTF_8);
+    private static String readNullable(ByteBuffer in) {
+        return in.get() != 0 ? WireReader.string(in) : null;
     }
 }

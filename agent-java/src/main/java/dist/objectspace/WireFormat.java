@@ -1,8 +1,6 @@
 package dist.objectspace;
 
 import dist.objectspace.Twin.Change;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
@@ -15,23 +13,14 @@ final class WireFormat {
     record Group(long id, List<Change> changes, boolean inChunks) {}
 
     static void changeGroups(WireWriter writer, List<Group> groups) {
-        try {
-            writer.body().writeInt(groups.size());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        writer.body().appendInt(groups.size());
         for (Group group : groups) {
             writer.changes(group.id(), group.changes(), group.inChunks());
         }
     }
 
     static void readChangeGroups(WireReader reader, BiConsumer<Long, List<Change>> each) {
-        int groups;
-        try {
-            groups = reader.body().readInt();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        int groups = reader.body().getInt();
         for (int g = 0; g < groups; g++) {
             List<Change> changes = new ArrayList<>();
             long id = reader.changes(changes);

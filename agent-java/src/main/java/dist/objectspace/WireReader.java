@@ -1,10 +1,7 @@
 package dist.objectspace;
 
 import dist.objectspace.Twin.Change;
-import java.io.ByteArrayInputStream;
-import java.io.DataInputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +9,8 @@ import java.util.List;
 /**
  * Reads what {@link WireWriter} wrote: first every holder the message carries whole (created or
  * found locally, then filled, so references between them resolve), then the body. Sizes are
- * bounded by the message; an unknown tag or id fails the read rather than guessing.
+ * bounded by the message; an unknown tag or id fails the read rather than guessing, and a message
+ * cut short fails it with a {@link java.nio.BufferUnderflowException}.
  */
 final class WireReader {
     /** A holder the message carried whole, with the values it arrived with. */
@@ -20,22 +18,26 @@ final class WireReader {
 
     private final Holders holders;
     private final ClassLoader loader;
-    private final DataInputStream in;
+    private final ByteBuffer in;
     private final List<Arrived> arrived = new ArrayList<>();
     private final long sequence;
     private final long acknowledged;
 
-    WireReader(Holders holders, ClassLoader loader, byte[] message) {
+    /** Reads {@code message} (index 0 its first byte; not copied, and not to be changed while this reads it). */
+    WireReader(Holders holders, ClassLoader loader, ByteBuffer message) {
         this.holders = holders;
         this.loader = loader;
-        this.in = new DataInputStream(new ByteArrayInputStream(message));
-        try {
-            sequence = in.readLong();
-            acknowledged = in.readLong();
-            readHolders();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        this.in = message.duplicate();
+        sequence = in.getLong(0);
+        acknowledged = in.getLong(Long.BYTES);
+        int bodyLength = in.getInt(2 * Long.BYTES);
+        if (bodyLength < 0 || bodyLength > in.limit() - WireWriter.BODY_START) {
+            throw new IllegalArgumentException("object-space message: a body of " + bodyLength + " bytes does not fit the message");
         }
+        int bodyEnd = WireWriter.BODY_START + bodyLength;
+        in.position(bodyEnd);
+        readHolders();
+        in.limit(bodyEnd).position(WireWriter.BODY_START);
     }
 
     /**
@@ -43,11 +45,11 @@ final class WireReader {
      * anything else: a worker applies the home's messages in this order, which it must know before
      * it creates the holders a message carries.
      */
-    static long sequenceOf(byte[] message) {
-        if (message.length < 16) {
-            throw new IllegalArgumentException("object-space message of " + message.length + " bytes has no numbers");
+    static long sequenceOf(ByteBuffer message) {
+        if (message.limit() < WireWriter.BODY_START) {
+            throw new IllegalArgumentException("object-space message of " + message.limit() + " bytes has no numbers");
         }
-        return java.nio.ByteBuffer.wrap(message).getLong();
+        return message.getLong(0);
     }
 
     /** From the home: its number for this message; from a worker: the release's number, or 0. */
@@ -65,44 +67,47 @@ final class WireReader {
         return arrived;
     }
 
-    DataInputStream body() {
+    /** The message's own fields, in the order its writer put them ({@link WireWriter#body()}). */
+    ByteBuffer body() {
         return in;
     }
 
+    /** A string the writer appended with {@code WireBuffer.appendString}. */
+    String string() {
+        return string(in);
+    }
+
     Object value() {
-        try {
-            return read();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return read();
     }
 
     Object ref() {
-        try {
-            return resolve(in.readLong());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return resolve(in.getLong());
     }
 
     /** [id][count]([slot][value])*, as {@link WireWriter#changes} wrote it; returns the holder's id. */
     long changes(List<Change> into) {
-        try {
-            long id = in.readLong();
-            int count = in.readInt();
-            bounded(count);
-            for (int i = 0; i < count; i++) {
-                into.add(new Change(in.readInt(), read()));
-            }
-            return id;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        long id = in.getLong();
+        int count = in.getInt();
+        bounded(in, count);
+        for (int i = 0; i < count; i++) {
+            into.add(new Change(in.getInt(), read()));
         }
+        return id;
     }
 
-    private void readHolders() throws IOException {
-        int count = in.readInt();
-        bounded(count);
+    /** [int length][UTF-8 bytes], as {@code WireBuffer.appendString} wrote it. */
+    static String string(ByteBuffer in) {
+        int length = in.getInt();
+        bounded(in, length);
+        byte[] utf8 = new byte[length];
+        in.get(utf8);
+        return new String(utf8, StandardCharsets.UTF_8);
+    }
+
+    private void readHolders() {
+        int count = in.getInt();
+        bounded(in, count);
         long[] ids = new long[count];
         Holders.Kind[] kinds = new Holders.Kind[count];
         Class<?>[] types = new Class<?>[count];
@@ -111,14 +116,14 @@ final class WireReader {
         Object[] created = new Object[count];
         boolean[] isNew = new boolean[count];
         for (int i = 0; i < count; i++) {
-            ids[i] = in.readLong();
+            ids[i] = in.getLong();
             created[i] = holders.byId(ids[i]);
             isNew[i] = created[i] == null;
-            kinds[i] = Holders.Kind.values()[in.readUnsignedByte() % Holders.Kind.values().length];
-            types[i] = load(in.readUTF());
-            lengths[i] = kinds[i] == Holders.Kind.ARRAY ? in.readInt() : 0;
-            bounded(lengths[i]);
-            identityHashes[i] = kinds[i] == Holders.Kind.STATICS ? 0 : in.readInt();
+            kinds[i] = Holders.Kind.values()[Byte.toUnsignedInt(in.get()) % Holders.Kind.values().length];
+            types[i] = load(string(in));
+            lengths[i] = kinds[i] == Holders.Kind.ARRAY ? in.getInt() : 0;
+            bounded(in, lengths[i]);
+            identityHashes[i] = kinds[i] == Holders.Kind.STATICS ? 0 : in.getInt();
         }
         // The new instances first, back to back, and only then their bookkeeping: copies that a
         // program walks in order then lie in memory as they do at the home (interleaved with map
@@ -134,8 +139,8 @@ final class WireReader {
             }
         }
         for (int i = 0; i < count; i++) {
-            int slots = in.readInt();
-            bounded(slots);
+            int slots = in.getInt();
+            bounded(in, slots);
             Object[] values = new Object[slots];
             for (int s = 0; s < slots; s++) {
                 values[s] = read();
@@ -144,22 +149,22 @@ final class WireReader {
         }
     }
 
-    private Object read() throws IOException {
-        int tag = in.readUnsignedByte();
+    private Object read() {
+        int tag = Byte.toUnsignedInt(in.get());
         return switch (tag) {
             case WireWriter.NULL -> null;
-            case WireWriter.BOOLEAN -> in.readBoolean();
-            case WireWriter.BYTE -> in.readByte();
-            case WireWriter.CHAR -> in.readChar();
-            case WireWriter.SHORT -> in.readShort();
-            case WireWriter.INT -> in.readInt();
-            case WireWriter.LONG -> in.readLong();
-            case WireWriter.FLOAT -> in.readFloat();
-            case WireWriter.DOUBLE -> in.readDouble();
-            case WireWriter.STRING -> readString();
-            case WireWriter.CLASS -> load(in.readUTF());
-            case WireWriter.ENUM -> enumConstant(in.readUTF(), in.readUTF());
-            case WireWriter.REF -> resolve(in.readLong());
+            case WireWriter.BOOLEAN -> in.get() != 0;
+            case WireWriter.BYTE -> in.get();
+            case WireWriter.CHAR -> in.getChar();
+            case WireWriter.SHORT -> in.getShort();
+            case WireWriter.INT -> in.getInt();
+            case WireWriter.LONG -> in.getLong();
+            case WireWriter.FLOAT -> in.getFloat();
+            case WireWriter.DOUBLE -> in.getDouble();
+            case WireWriter.STRING -> string(in);
+            case WireWriter.CLASS -> load(string(in));
+            case WireWriter.ENUM -> enumConstant(string(in), string(in));
+            case WireWriter.REF -> resolve(in.getLong());
             case WireWriter.CHUNK -> PrimitiveArrays.read(in);
             case WireWriter.RUN -> MaskedRun.read(in);
             default -> throw new IllegalArgumentException("object-space message: unknown value tag " + tag);
@@ -175,12 +180,6 @@ final class WireReader {
         return holder;
     }
 
-    private String readString() throws IOException {
-        int length = in.readInt();
-        bounded(length);
-        return new String(in.readNBytes(length), StandardCharsets.UTF_8);
-    }
-
     Class<?> load(String name) {
         try {
             return Class.forName(name, false, loader);
@@ -194,10 +193,10 @@ final class WireReader {
         return Enum.valueOf((Class) load(className), name);
     }
 
-    private void bounded(int count) throws IOException {
+    static void bounded(ByteBuffer in, int count) {
         // Every counted item takes at least one byte of what is left, so a larger count is a lie.
-        if (count < 0 || count > in.available()) {
-            throw new IOException("object-space message: a count of " + count + " does not fit the message");
+        if (count < 0 || count > in.remaining()) {
+            throw new IllegalArgumentException("object-space message: a count of " + count + " does not fit the message");
         }
     }
 }

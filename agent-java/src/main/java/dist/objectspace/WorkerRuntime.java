@@ -5,10 +5,8 @@ import dist.io.WorkerStreams;
 import dist.node.proto.NodeMessageType;
 import dist.report.NodeCounters;
 import dist.transport.Endpoint;
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dist.transport.WireBuffer;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.function.Supplier;
 
@@ -31,7 +29,8 @@ final class WorkerRuntime {
         this.toHome = new HomeConnection(endpoint, home);
         this.space = new WorkerSpace(endpoint::nodeId, loader);
         this.collector = new CopyCollector(space,
-                request -> toHome.call(NodeMessageType.SPACE_DROP_VALUE, request, Duration.ofSeconds(60)));
+                request -> SpaceMessages.bytes(toHome.call(NodeMessageType.SPACE_DROP_VALUE, SpaceMessages.of(request),
+                        Duration.ofSeconds(60))));
         collector.start();
         this.threads = new ThreadsPlacedHere(this, endpoint, space);
         this.monitors = new CopyMonitors(this, toHome, space, threads);
@@ -95,7 +94,7 @@ final class WorkerRuntime {
 
     private void refreshNow() {
         NodeCounters.REFRESHES.increment();
-        byte[] reply = toHome.call(NodeMessageType.SPACE_REFRESH_VALUE, new WireWriter(space).finish(),
+        ByteBuffer reply = toHome.call(NodeMessageType.SPACE_REFRESH_VALUE, new WireWriter(space).finish(),
                 Duration.ofSeconds(60));
         space.receive(reply, (reader, acknowledged) -> {
             space.applyChanges(reader, acknowledged);
@@ -124,12 +123,8 @@ final class WorkerRuntime {
     private void fetchStaticsOf(Class<?> type) {
         NodeCounters.STATICS_FETCHED.increment();
         WireWriter request = new WireWriter(space);
-        try {
-            request.body().writeUTF(type.getName());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        byte[] reply = toHome.call(NodeMessageType.SPACE_STATICS_VALUE, request.finish(), Duration.ofSeconds(60));
+        request.body().appendString(type.getName());
+        ByteBuffer reply = toHome.call(NodeMessageType.SPACE_STATICS_VALUE, request.finish(), Duration.ofSeconds(60));
         space.receive(reply, (reader, acknowledged) -> null);
     }
 
@@ -175,15 +170,11 @@ final class WorkerRuntime {
     void stop(int status, String why) {
         System.out.flush();
         System.err.flush();
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeInt(status);
-            out.writeUTF(why.length() > 16_000 ? why.substring(0, 16_000) : why);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        WireBuffer message = new WireBuffer();
+        message.appendInt(status);
+        message.appendString(why.length() > 16_000 ? why.substring(0, 16_000) : why);
         try {
-            toHome.send(NodeMessageType.SPACE_STOP_VALUE, bytes.toByteArray());
+            toHome.send(NodeMessageType.SPACE_STOP_VALUE, message);
         } catch (RuntimeException e) {
             // The home is gone already: the run is ending, and this worker with it.
         }

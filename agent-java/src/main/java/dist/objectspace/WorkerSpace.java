@@ -2,6 +2,7 @@ package dist.objectspace;
 
 import dist.objectspace.Twin.Change;
 import dist.objectspace.WireReader.Arrived;
+import dist.transport.WireBuffer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -11,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -189,7 +191,7 @@ final class WorkerSpace implements Holders {
      * holders it carries, then lets {@code rest} read the body (with how many of this worker's
      * releases the home had applied, for {@link #applyChanges}). Holds the node lock.
      */
-    <T> T receive(byte[] message, java.util.function.BiFunction<WireReader, Long, T> rest) {
+    <T> T receive(ByteBuffer message, java.util.function.BiFunction<WireReader, Long, T> rest) {
         long sequence = WireReader.sequenceOf(message);
         lock.lock();
         try {
@@ -291,16 +293,16 @@ final class WorkerSpace implements Holders {
      * releases in the order they were sent, before anything this worker sends after them. Holds
      * the node lock throughout, so no home message is applied between the diff and the stamps.
      */
-    void release(Consumer<WireWriter> header, Consumer<byte[]> send) {
+    void release(Consumer<WireWriter> header, Consumer<WireBuffer> send) {
         release(header, send, true);
     }
 
     /** A release only if some copy changed since the last one (see {@link StalenessBound}); returns whether it was sent. */
-    boolean releaseChanges(Consumer<byte[]> send) {
+    boolean releaseChanges(Consumer<WireBuffer> send) {
         return release(writer -> {}, send, false);
     }
 
-    private boolean release(Consumer<WireWriter> header, Consumer<byte[]> send, boolean evenIfUnchanged) {
+    private boolean release(Consumer<WireWriter> header, Consumer<WireBuffer> send, boolean evenIfUnchanged) {
         lock.lock();
         try {
             WireWriter writer = new WireWriter(this);

@@ -8,12 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import mpitest.Ranks;
-import org.junit.jupiter.params.ParameterizedTest;
 import java.util.stream.Stream;
+import mpitest.Ranks;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 /** `dist mpirun` with ranks as separate JVMs (and, for comparison, as threads) on real sockets. */
 class MpiRunIT {

@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dist.transport.WireBuffer;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -27,19 +29,24 @@ class SpaceCollectionTest {
     private final HomeSpace home = new HomeSpace(1, LOADER);
     private final WorkerSpace worker = new WorkerSpace(() -> WORKER, LOADER);
 
-    private byte[] message(Object master) {
-        return home.write(WORKER, w -> {
+    private ByteBuffer message(Object master) {
+        return delivered(home.write(WORKER, w -> {
             w.ref(master);
             home.writeRefresh(WORKER, w);
-        });
+        }));
     }
 
-    private byte[] refreshOnly() {
-        return home.write(WORKER, w -> home.writeRefresh(WORKER, w));
+    private ByteBuffer refreshOnly() {
+        return delivered(home.write(WORKER, w -> home.writeRefresh(WORKER, w)));
+    }
+
+    /** A message's bytes as the receiver gets them from the transport. */
+    private static ByteBuffer delivered(WireBuffer sent) {
+        return ByteBuffer.wrap(sent.toByteArray()).asReadOnlyBuffer();
     }
 
     /** Applies a {@link #message}; returns the copy it names. */
-    private Object apply(byte[] message) {
+    private Object apply(ByteBuffer message) {
         return worker.receive(message, (reader, acknowledged) -> {
             Object copy = reader.ref();
             worker.applyChanges(reader, acknowledged);
@@ -47,7 +54,7 @@ class SpaceCollectionTest {
         });
     }
 
-    private void applyRefresh(byte[] refresh) {
+    private void applyRefresh(ByteBuffer refresh) {
         worker.receive(refresh, (reader, acknowledged) -> {
             worker.applyChanges(reader, acknowledged);
             return null;
@@ -135,7 +142,7 @@ class SpaceCollectionTest {
         byte[] request = worker.dropRequest();
         master[0] = 7;
         // Written before the home reads the drop, applied by the worker after it asked.
-        byte[] named = message(master);
+        ByteBuffer named = message(master);
         byte[] reply = home.drop(WORKER, request);
         assertEquals(List.of(), accepted(reply));
         worker.dropped(reply);
@@ -155,7 +162,7 @@ class SpaceCollectionTest {
         awaitTombstones();
         byte[] request = worker.dropRequest();
         master[2] = 5;
-        byte[] refresh = refreshOnly(); // names the array only in its changes
+        ByteBuffer refresh = refreshOnly(); // names the array only in its changes
         byte[] reply = home.drop(WORKER, request);
         assertEquals(List.of(), accepted(reply));
         worker.dropped(reply);
@@ -175,7 +182,7 @@ class SpaceCollectionTest {
         assertEquals(1, worker.tombstoneCount());
         assertEquals(1, worker.copyCount(), "the inner copy, kept by the outer's twin");
         byte[] request = worker.dropRequest();
-        byte[] named = message(outer);
+        ByteBuffer named = message(outer);
         worker.dropped(home.drop(WORKER, request));
         Object[] again = (Object[]) apply(named);
         assertEquals(outerId, worker.idOf(again));

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import dist.transport.WireBuffer;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -23,14 +25,19 @@ class SpaceOrderTest {
     private final WorkerSpace worker = new WorkerSpace(() -> WORKER, LOADER);
 
     /** What the home sends: the array named (whole, the first time) and what changed since the last message. */
-    private byte[] message(int[] master) {
-        return home.write(WORKER, w -> {
+    private ByteBuffer message(int[] master) {
+        return delivered(home.write(WORKER, w -> {
             w.ref(master);
             home.writeRefresh(WORKER, w);
-        });
+        }));
     }
 
-    private int[] apply(byte[] message) {
+    /** A message's bytes as the receiver gets them from the transport. */
+    private static ByteBuffer delivered(WireBuffer sent) {
+        return ByteBuffer.wrap(sent.toByteArray()).asReadOnlyBuffer();
+    }
+
+    private int[] apply(ByteBuffer message) {
         return worker.receive(message, (reader, acknowledged) -> {
             int[] copy = (int[]) reader.ref();
             worker.applyChanges(reader, acknowledged);
@@ -42,9 +49,9 @@ class SpaceOrderTest {
     void aMessageThatArrivesFirstWaitsForTheOneBeforeIt() throws Exception {
         int[] master = new int[4];
         master[0] = 1;
-        byte[] first = message(master); // carries the array whole
+        ByteBuffer first = message(master); // carries the array whole
         master[1] = 2;
-        byte[] second = message(master); // carries only the change
+        ByteBuffer second = message(master); // carries only the change
         AtomicReference<Object> applied = new AtomicReference<>();
         Thread early = new Thread(() -> {
             try {
@@ -69,11 +76,11 @@ class SpaceOrderTest {
         int[] master = new int[4];
         int[] copy = apply(message(master));
         copy[2] = 7; // the worker's write, released without waiting
-        List<byte[]> sent = new ArrayList<>();
-        worker.release(w -> { }, sent::add);
+        List<ByteBuffer> sent = new ArrayList<>();
+        worker.release(w -> { }, m -> sent.add(delivered(m)));
         master[2] = 5; // a home thread's write, older than the release, which the home has not applied yet
         master[3] = 9;
-        byte[] beforeRelease = message(master);
+        ByteBuffer beforeRelease = message(master);
         home.applyRelease(WORKER, home.read(WORKER, sent.get(0)));
         apply(beforeRelease);
         assertArrayEquals(new int[] {0, 0, 7, 9}, copy, "the release's element kept, the other taken");
@@ -87,11 +94,11 @@ class SpaceOrderTest {
     void anObjectSharedUnderAnotherNodesIdIsRefused() {
         WorkerSpace impostor = new WorkerSpace(() -> 3, LOADER); // speaks as node 2, numbers as node 3
         Object[] master = new Object[1];
-        Object[] copy = impostor.receive(home.write(WORKER, w -> w.ref(master)), (reader, acknowledged) ->
+        Object[] copy = impostor.receive(delivered(home.write(WORKER, w -> w.ref(master))), (reader, acknowledged) ->
                 (Object[]) reader.ref());
         copy[0] = new int[1]; // the worker's own array: the release shares it under the worker's id
-        List<byte[]> sent = new ArrayList<>();
-        impostor.release(w -> { }, sent::add);
+        List<ByteBuffer> sent = new ArrayList<>();
+        impostor.release(w -> { }, m -> sent.add(delivered(m)));
         IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
                 () -> home.read(WORKER, sent.get(0)));
         assertEquals(true, refused.getMessage().contains("that id is node 3's"), refused.getMessage());
@@ -100,11 +107,11 @@ class SpaceOrderTest {
     @Test
     void releasesOutOfOrderAreRefused() {
         int[] copy = apply(message(new int[2]));
-        List<byte[]> sent = new ArrayList<>();
+        List<ByteBuffer> sent = new ArrayList<>();
         copy[0] = 1;
-        worker.release(w -> { }, sent::add);
+        worker.release(w -> { }, m -> sent.add(delivered(m)));
         copy[0] = 2;
-        worker.release(w -> { }, sent::add);
+        worker.release(w -> { }, m -> sent.add(delivered(m)));
         IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
                 () -> home.applyRelease(WORKER, home.read(WORKER, sent.get(1))));
         assertEquals(true, refused.getMessage().contains("release 2 after release 0"), refused.getMessage());

@@ -1,5 +1,7 @@
 package dist.coordinator;
 
+import dist.common.DaemonThreads;
+import dist.common.Log;
 import dist.coordinator.proto.Heartbeat;
 import dist.coordinator.proto.HeartbeatReply;
 import dist.coordinator.proto.JoinReply;
@@ -15,7 +17,6 @@ import dist.coordinator.proto.StatusRequest;
 import dist.transport.Endpoint;
 import dist.transport.Handler;
 import dist.transport.Inbound;
-import dist.transport.Log;
 import dist.transport.TransportException;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -42,11 +43,7 @@ public final class Coordinator implements AutoCloseable {
         endpoint.registerImmediate(MembershipType.LEAVE_VALUE, this::leave);
         endpoint.registerImmediate(MembershipType.HEARTBEAT_VALUE, this::heartbeat);
         endpoint.registerImmediate(MembershipType.STATUS_VALUE, this::status);
-        this.detector = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "dist-failure-detector");
-            t.setDaemon(true);
-            return t;
-        });
+        this.detector = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("dist-failure-detector"));
         long period = Math.max(20, settings.heartbeat().toMillis() / 4);
         detector.scheduleAtFixedRate(this::declareSilentNodesDead, period, period, TimeUnit.MILLISECONDS);
     }

@@ -1,5 +1,7 @@
 package dist.coordinator;
 
+import dist.common.DaemonThreads;
+import dist.common.Log;
 import dist.coordinator.proto.Heartbeat;
 import dist.coordinator.proto.HeartbeatReply;
 import dist.coordinator.proto.JoinReply;
@@ -13,8 +15,6 @@ import dist.coordinator.proto.NodeTable;
 import dist.coordinator.proto.Role;
 import dist.transport.ClusterSecret;
 import dist.transport.Endpoint;
-import dist.transport.Handler;
-import dist.transport.Log;
 import dist.transport.RemoteErrorException;
 import dist.transport.RequestTimeoutException;
 import dist.transport.TransportException;
@@ -63,11 +63,7 @@ public final class Membership implements AutoCloseable {
         this.endpoint = endpoint;
         this.coordinator = coordinator;
         this.listener = listener;
-        this.heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "dist-heartbeat");
-            t.setDaemon(true);
-            return t;
-        });
+        this.heartbeats = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("dist-heartbeat"));
     }
 
     private void joined(JoinReply reply) {

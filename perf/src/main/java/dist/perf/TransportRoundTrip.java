@@ -2,6 +2,7 @@ package dist.perf;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.BytesValue;
+import dist.common.DaemonThreads;
 import dist.transport.ClusterSecret;
 import dist.transport.Endpoint;
 import dist.transport.TransportConfig;
@@ -161,16 +162,14 @@ public final class TransportRoundTrip {
         ZContext zmq = new ZContext(1);
         ZMQ.Socket router = zmq.createSocket(SocketType.ROUTER);
         int zmqPort = router.bindToRandomPort("tcp://127.0.0.1");
-        Thread zmqEcho = new Thread(() -> {
+        DaemonThreads.start("jeromq-echo", () -> {
             while (true) {
                 byte[] identity = router.recv(0);
                 byte[] message = router.recv(0);
                 router.send(identity, ZMQ.SNDMORE);
                 router.send(message, 0);
             }
-        }, "jeromq-echo");
-        zmqEcho.setDaemon(true);
-        zmqEcho.start();
+        });
         ServerSocketChannel listener = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
         System.out.println(((InetSocketAddress) listener.getLocalAddress()).getPort() + " " + endpoint.address()
                 + " tcp://127.0.0.1:" + zmqPort);

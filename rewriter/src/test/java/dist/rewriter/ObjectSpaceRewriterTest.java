@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dist.rewriter.RewriteCounts.Kind;
 import dist.rewriter.ClassRewriter.Result;
+import dist.rewriter.RewriteCounts.Kind;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;

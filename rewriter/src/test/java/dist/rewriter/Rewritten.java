@@ -2,6 +2,7 @@ package dist.rewriter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dist.rewriter.RewriteCounts.Kind;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -9,7 +10,6 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import dist.rewriter.RewriteCounts.Kind;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package dist.common;
 
+import dist.common.DaemonThreads;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,7 +33,7 @@ public final class ChildJvm {
 
     /** Copies the lines of a child's stream to {@code to}, each after {@code prefix}, until the child closes it. */
     public static Thread forwardLines(InputStream from, PrintStream to, String prefix, String threadName) {
-        Thread pump = new Thread(() -> {
+        return DaemonThreads.start(threadName, () -> {
             try (BufferedReader lines = new BufferedReader(new InputStreamReader(from, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = lines.readLine()) != null) {
@@ -41,9 +42,6 @@ public final class ChildJvm {
             } catch (IOException e) {
                 // the child is gone: nothing more to forward
             }
-        }, threadName);
-        pump.setDaemon(true);
-        pump.start();
-        return pump;
+        });
     }
 }

@@ -25,9 +25,9 @@ final class Connection {
         return frames;
     }
 
-    void send(byte[] frame) throws IOException {
+    void send(EnvelopeFrames.Frame frame) throws IOException {
         synchronized (writeLock) {
-            frames.write(frame);
+            frames.write(frame.array(), frame.offset(), frame.length());
         }
     }
 

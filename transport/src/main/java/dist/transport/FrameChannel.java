@@ -27,16 +27,16 @@ final class FrameChannel {
         this.maxFrameBytes = maxFrameBytes;
     }
 
-    /** Writes one frame that already holds its 4-byte length prefix. */
-    void write(byte[] frame) throws IOException {
-        ByteBuffer buffer = ByteBuffer.wrap(frame);
+    /** Writes one frame, held in {@code length} bytes from {@code frame[offset]} with its 4-byte length prefix. */
+    void write(byte[] frame, int offset, int length) throws IOException {
+        ByteBuffer buffer = ByteBuffer.wrap(frame, offset, length);
         while (buffer.hasRemaining()) {
             channel.write(buffer);
         }
     }
 
     void writeMagic() throws IOException {
-        write(MAGIC);
+        write(MAGIC, 0, MAGIC.length);
     }
 
     /** Reads the peer's magic; false when the peer does not speak dist. */

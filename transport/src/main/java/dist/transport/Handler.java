@@ -21,6 +21,16 @@ public interface Handler {
         MessageLite handle(Inbound message) throws Exception;
     }
 
+    /**
+     * Handles a message type whose bodies are raw bytes rather than a Protocol Buffers message: it
+     * reads {@link Inbound#bodyBuffer()} and answers a request with a {@link WireBuffer} (or null
+     * for an empty reply), which goes to the socket without being copied.
+     */
+    @FunctionalInterface
+    interface Raw {
+        CompletionStage<WireBuffer> handle(Inbound message) throws Exception;
+    }
+
     /** A request the handler declines, with the reason the requester will see. */
     final class RefusedException extends Exception {
         public RefusedException(String reason) {

@@ -10,6 +10,18 @@ public final class TransportCounters {
     final LongAdder bytesReceived = new LongAdder();
     final LongAdder rejected = new LongAdder();
 
+    /** A frame of {@code frameBytes}, its length prefix included, went out. */
+    void sent(int frameBytes) {
+        messagesSent.increment();
+        bytesSent.add(frameBytes);
+    }
+
+    /** A frame of {@code bodyBytes} and its 4-byte length prefix came in. */
+    void received(int bodyBytes) {
+        messagesReceived.increment();
+        bytesReceived.add(bodyBytes + 4L);
+    }
+
     public long messagesSent() {
         return messagesSent.sum();
     }

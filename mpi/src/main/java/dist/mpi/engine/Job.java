@@ -1,12 +1,12 @@
 package dist.mpi.engine;
 
+import dist.common.Log;
 import dist.coordinator.Membership;
 import dist.coordinator.proto.NodeInfo;
 import dist.coordinator.proto.NodeState;
 import dist.coordinator.proto.Role;
 import dist.transport.ClusterSecret;
 import dist.transport.Endpoint;
-import dist.transport.Log;
 import dist.transport.TransportConfig;
 import dist.transport.TransportException;
 import java.io.IOException;

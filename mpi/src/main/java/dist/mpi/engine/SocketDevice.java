@@ -1,6 +1,6 @@
 package dist.mpi.engine;
 
-import dist.transport.Log;
+import dist.common.Log;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;

@@ -1,8 +1,8 @@
 package dist.mpi.launch;
 
+import dist.common.ChildJvm;
 import dist.coordinator.Coordinator;
 import dist.coordinator.MembershipSettings;
-import dist.common.ChildJvm;
 import dist.mpi.engine.Job;
 import dist.transport.ClusterSecret;
 import dist.transport.Endpoint;

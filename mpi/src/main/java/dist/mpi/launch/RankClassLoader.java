@@ -5,14 +5,12 @@ import java.net.URLClassLoader;
 
 /**
  * The class loader of one rank in threads mode: the program's classes and the {@code mpi}
- * package (with the datatype layer under it) are loaded once per rank (so {@code MPI.COMM_WORLD}
+ * package (the datatype layer included) are loaded once per rank (so {@code MPI.COMM_WORLD}
  * and the program's statics are the rank's own, as they would be in a process of its own), while
  * the JDK and dist's engine are shared with the launcher.
  */
 final class RankClassLoader extends URLClassLoader {
     private static final String[] SHARED = {"java.", "javax.", "jdk.", "sun.", "com.sun.", "dist."};
-    /** Under a shared prefix, but the rank's own: its classes throw and take the rank's {@code mpi} types. */
-    private static final String RANKS_OWN = "dist.mpi.datatype.";
 
     static {
         registerAsParallelCapable();
@@ -25,7 +23,7 @@ final class RankClassLoader extends URLClassLoader {
     @Override
     protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
         for (String prefix : SHARED) {
-            if (name.startsWith(prefix) && !name.startsWith(RANKS_OWN)) {
+            if (name.startsWith(prefix)) {
                 return super.loadClass(name, resolve);
             }
         }

@@ -1,4 +1,4 @@
-package dist.mpi.datatype;
+package mpi;
 
 import java.nio.ByteBuffer;
 

@@ -1,11 +1,11 @@
-package dist.mpi.datatype;
+package mpi;
 
 /**
  * The base types of mpiJava datatypes: the element type of a message buffer, as codes that the
  * wire form's first byte carries. {@code PACKED} stays distinct from {@code BYTE} so that a message
  * says which it was; {@code LB} and {@code UB} are bound markers without data.
  */
-public final class BaseType {
+final class BaseType {
     public static final int BYTE = 0;
     public static final int CHAR = 1;
     public static final int SHORT = 2;

@@ -1,4 +1,4 @@
-package dist.mpi.datatype;
+package mpi;
 
 import dist.mpi.engine.ReceiveBuffer;
 import java.nio.ByteBuffer;
@@ -7,7 +7,7 @@ import java.nio.ByteBuffer;
  * Decodes a message's elements into one run of one row of a receive buffer as its bytes arrive,
  * which {@link TypeLayout#decoder} has checked the message fits.
  */
-public final class RowDecoder implements ReceiveBuffer.Decoder {
+final class RowDecoder implements ReceiveBuffer.Decoder {
     private final TypeCodec codec;
     private final Object row;
     private final int at;

@@ -1,4 +1,4 @@
-package dist.mpi.datatype;
+package mpi;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -10,8 +10,6 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
 import java.util.Set;
-import mpi.MPI;
-import mpi.MPIException;
 
 /**
  * Java serialization of MPI.OBJECT elements, and its safe reverse.
@@ -25,7 +23,7 @@ import mpi.MPIException;
  * included, is refused before it is instantiated; depth, reference count, array length and stream
  * size are bounded too.
  */
-public final class TypeObjects {
+final class TypeObjects {
     /**
      * Deepest object nesting accepted. Default serialization of a linked structure nests once per
      * node, so this bounds the length of an application's own linked lists (java.util's

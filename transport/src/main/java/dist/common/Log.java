@@ -1,4 +1,4 @@
-package dist.transport;
+package dist.common;
 
 /**
  * dist's one log sink: a line on the JVM's standard error, prefixed so a user can tell dist's

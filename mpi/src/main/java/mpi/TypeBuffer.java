@@ -1,10 +1,8 @@
-package dist.mpi.datatype;
+package mpi;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import mpi.MPI;
-import mpi.MPIException;
 
 /**
  * A message buffer seen as one row-major sequence of base elements, as JMPI (section 4.5.3)

@@ -1,8 +1,6 @@
-package dist.mpi.datatype;
+package mpi;
 
 import java.util.Arrays;
-import mpi.MPI;
-import mpi.MPIException;
 
 /**
  * Builds the type map of a derived datatype: the data entries flattened to runs of
@@ -14,7 +12,7 @@ import mpi.MPIException;
  * {@code MPI.LB} marker if there is one, of any entry otherwise; the upper bound likewise with
  * {@code MPI.UB} and the end of entries. Displacements are in base elements, as everywhere in mpiJava.
  */
-public final class TypeMap {
+final class TypeMap {
     int base = BaseType.NONE;
     private TypeLayout baseSource;
 

@@ -1,4 +1,4 @@
-package dist.mpi.datatype;
+package mpi;
 
 import dist.mpi.engine.Payload;
 import java.nio.ByteBuffer;

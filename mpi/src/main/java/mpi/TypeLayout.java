@@ -1,9 +1,7 @@
-package dist.mpi.datatype;
+package mpi;
 
 import dist.mpi.engine.Payload;
 import java.nio.ByteBuffer;
-import mpi.MPI;
-import mpi.MPIException;
 
 /**
  * What the {@code mpi} layer asks of a datatype, behind the mpiJava {@code mpi.Datatype}: its type
@@ -12,7 +10,7 @@ import mpi.MPIException;
  * ({@code [base type][element count][elements]}, {@link WirePayload}) and read back from it.
  * Offsets, displacements and bounds are counted in base elements, as everywhere in mpiJava.
  */
-public final class TypeLayout {
+final class TypeLayout {
     private final String name;
     /** Base type code; PACKED stays distinct from BYTE here so that messages say which it was. */
     final int base;
