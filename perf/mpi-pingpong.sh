@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # MPI ping-pong: dist MPI vs a raw NIO socket vs Open MPI (C, TCP loopback), in one run.
 # Installs Open MPI from Debian's packages when it is missing (as root), compiles the C side,
-# then runs dist.perf.MpiPingPong. Usage: perf/mpi-pingpong.sh [--repeats N]
+# then runs dev.distvm.perf.MpiPingPong. Usage: perf/mpi-pingpong.sh [--repeats N]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if ! command -v mpicc >/dev/null; then
@@ -16,4 +16,4 @@ fi
 "$ROOT/dist" build >/dev/null
 mkdir -p "$ROOT/build"
 mpicc -O2 -o "$ROOT/build/openmpi-pingpong" "$ROOT/perf/src/main/c/pingpong.c"
-exec java -cp "$ROOT/build/perf.jar" dist.perf.MpiPingPong --openmpi "$ROOT/build/openmpi-pingpong" "$@"
+exec java -cp "$ROOT/build/perf.jar" dev.distvm.perf.MpiPingPong --openmpi "$ROOT/build/openmpi-pingpong" "$@"

@@ -1,4 +1,4 @@
-// Natives of dist.agent.nativeagent.NativeAgent. HotSpot binds them by symbol
+// Natives of dev.distvm.agent.nativeagent.NativeAgent. HotSpot binds them by symbol
 // name: when a class loader's own libraries lack a native, it searches the
 // libraries loaded with -agentpath or by dynamic attach. That is why these are
 // exported, and why NativeAgent never calls System.load.
@@ -144,7 +144,7 @@ jobject newFrame(JNIEnv* env, jclass frameClass, jmethodID constructor, const Fr
 } // namespace
 
 extern "C" JNIEXPORT jobjectArray JNICALL
-Java_dist_agent_nativeagent_NativeAgent_capabilities(JNIEnv* env, jclass) {
+Java_dev_distvm_agent_nativeagent_NativeAgent_capabilities(JNIEnv* env, jclass) {
     // Not an agent means nothing was obtained: report that rather than throw,
     // so missingCapabilities() lists everything.
     bool agent = VM::jvmti() != nullptr;
@@ -167,7 +167,7 @@ Java_dist_agent_nativeagent_NativeAgent_capabilities(JNIEnv* env, jclass) {
 }
 
 extern "C" JNIEXPORT jobjectArray JNICALL
-Java_dist_agent_nativeagent_NativeAgent_currentFrames(JNIEnv* env, jclass, jint skip) {
+Java_dev_distvm_agent_nativeagent_NativeAgent_currentFrames(JNIEnv* env, jclass, jint skip) {
     jvmtiEnv* jvmti = agentOrThrow(env);
     if (jvmti == nullptr || !checkDepth(env, skip, "skip")) return nullptr;
 
@@ -181,7 +181,7 @@ Java_dist_agent_nativeagent_NativeAgent_currentFrames(JNIEnv* env, jclass, jint 
     // Not cached: from a native method FindClass uses NativeAgent's own loader,
     // which is what makes the Frame class right if dist is ever loaded twice;
     // that loader already has Frame recorded, so the lookup is a table hit.
-    jclass frameClass = env->FindClass("dist/agent/nativeagent/Frame");
+    jclass frameClass = env->FindClass("dev/distvm/agent/nativeagent/Frame");
     if (frameClass == nullptr) return nullptr;
     jmethodID constructor = env->GetMethodID(
         frameClass, "<init>", "(Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;II)V");
@@ -199,7 +199,7 @@ Java_dist_agent_nativeagent_NativeAgent_currentFrames(JNIEnv* env, jclass, jint 
 }
 
 extern "C" JNIEXPORT jobjectArray JNICALL
-Java_dist_agent_nativeagent_NativeAgent_currentLocals(JNIEnv* env, jclass, jint depth,
+Java_dev_distvm_agent_nativeagent_NativeAgent_currentLocals(JNIEnv* env, jclass, jint depth,
                                                       jstring slotTypes) {
     jvmtiEnv* jvmti = agentOrThrow(env);
     if (jvmti == nullptr) return nullptr;

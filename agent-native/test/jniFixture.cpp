@@ -1,4 +1,4 @@
-// A JNI library for agent-java's integration tests (dist.it.UnsupportedIT): the
+// A JNI library for agent-java's integration tests (dev.distvm.it.UnsupportedIT): the
 // natives of itapp.unsupported.NativeCalls, an application class, bound the two
 // ways a JVM binds natives. dist renames every native method of an application
 // class behind a wrapper, so both must still reach this code through the prefix

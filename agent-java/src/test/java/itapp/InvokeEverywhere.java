@@ -1,6 +1,6 @@
 package itapp;
 
-import dist.Cluster;
+import dev.distvm.Cluster;
 
 /**
  * A program that uses dist's explicit API: runs RemoteWork on every node and prints what each

@@ -1,9 +1,9 @@
 package mpi;
 
-import dist.mpi.engine.Matcher;
-import dist.mpi.engine.MessageHeader;
-import dist.mpi.engine.Messenger;
-import dist.mpi.engine.Payload;
+import dev.distvm.mpi.engine.Matcher;
+import dev.distvm.mpi.engine.MessageHeader;
+import dev.distvm.mpi.engine.Messenger;
+import dev.distvm.mpi.engine.Payload;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package mpi;
 
-import dist.mpi.engine.Messenger;
+import dev.distvm.mpi.engine.Messenger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;

@@ -1,7 +1,7 @@
 package mpi;
 
-import dist.mpi.engine.Job;
-import dist.mpi.engine.Matcher;
+import dev.distvm.mpi.engine.Job;
+import dev.distvm.mpi.engine.Matcher;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -1,8 +1,8 @@
 package mpi;
 
-import dist.mpi.engine.Message;
-import dist.mpi.engine.PostedReceive;
-import dist.mpi.engine.ReceiveBuffer;
+import dev.distvm.mpi.engine.Message;
+import dev.distvm.mpi.engine.PostedReceive;
+import dev.distvm.mpi.engine.ReceiveBuffer;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 

@@ -1,6 +1,6 @@
 package mpi;
 
-import dist.mpi.engine.ReceiveBuffer;
+import dev.distvm.mpi.engine.ReceiveBuffer;
 import java.nio.ByteBuffer;
 
 /**

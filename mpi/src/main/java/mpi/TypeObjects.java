@@ -199,7 +199,7 @@ final class TypeObjects {
             }
             if (name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.")
                     || name.startsWith("sun.") || name.startsWith("com.sun.")
-                    || name.startsWith("dist.")) {
+                    || name.startsWith("dev.distvm.")) {
                 return false;
             }
             ClassLoader definer = cls.getClassLoader();

@@ -1,6 +1,6 @@
 package mpi;
 
-import dist.mpi.engine.Payload;
+import dev.distvm.mpi.engine.Payload;
 import java.nio.ByteBuffer;
 
 /**

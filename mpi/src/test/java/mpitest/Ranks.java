@@ -1,6 +1,6 @@
 package mpitest;
 
-import dist.mpi.launch.ThreadsJob;
+import dev.distvm.mpi.launch.ThreadsJob;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URISyntaxException;

@@ -4,7 +4,7 @@ import mpi.MPI;
 import mpi.MPIException;
 
 /**
- * Ranks of {@code dist.perf.MpiCollectives} (outside {@code dist.*}, whose classes threads-mode
+ * Ranks of {@code dev.distvm.perf.MpiCollectives} (outside {@code dev.distvm.*}, whose classes threads-mode
  * ranks share rather than load each for themselves): times an Allreduce(SUM) of 1 MiB of doubles against moving the
  * same 1 MiB once point-to-point around a ring (Sendrecv to the next rank), and checks the sum.
  */

@@ -24,7 +24,7 @@ class AgentFreeModulesTest {
     private static final Path ROOT = Path.of(System.getProperty("user.dir")).getParent();
     private static final List<String> MODULES = List.of("samples", "perf");
     /** agent-java's packages: the agent, the node runtime, the object space, its I/O, report and exit helpers, the CLI, the rewriting pipeline. */
-    private static final Pattern AGENT_PACKAGE = Pattern.compile("\\bdist\\.(agent|node|objectspace|io|report|exit|cli|rewriter)\\b");
+    private static final Pattern AGENT_PACKAGE = Pattern.compile("\\bdev\\.distvm\\.(agent|node|objectspace|io|report|exit|cli|rewriter)\\b");
     private static final Pattern COMMENT = Pattern.compile("/\\*.*?\\*/|//[^\\n]*", Pattern.DOTALL);
     private static final Pattern DEPENDENCY = Pattern.compile("<dependency>(.*?)</dependency>", Pattern.DOTALL);
 
@@ -55,10 +55,10 @@ class AgentFreeModulesTest {
 
     @Test
     void theChecksCatchWhatTheyLookFor() {
-        assertEquals(List.of("dist.node"), agentPackages("import dist.node.ChildJvm;\nimport mpi.MPI;"));
-        assertEquals(List.of("dist.cli"), agentPackages("class A { Object main = dist.cli.Main.class; }"));
-        assertEquals(List.of(), agentPackages("import dist.mpi.launch.MpiRun; // not dist.agent.Agent\n/** dist.objectspace */"));
-        assertTrue(dependsOnTheAgent("<dependency><groupId>dev.dist</groupId><artifactId>dist-agent</artifactId></dependency>"));
+        assertEquals(List.of("dev.distvm.node"), agentPackages("import dev.distvm.node.ChildJvm;\nimport mpi.MPI;"));
+        assertEquals(List.of("dev.distvm.cli"), agentPackages("class A { Object main = dev.distvm.cli.Main.class; }"));
+        assertEquals(List.of(), agentPackages("import dev.distvm.mpi.launch.MpiRun; // not dev.distvm.agent.Agent\n/** dev.distvm.objectspace */"));
+        assertTrue(dependsOnTheAgent("<dependency><groupId>dev.distvm</groupId><artifactId>dist-agent</artifactId></dependency>"));
         assertFalse(dependsOnTheAgent("<dependency><artifactId>dist-agent</artifactId><type>test-jar</type>"
                 + "<scope>test</scope></dependency>"));
     }

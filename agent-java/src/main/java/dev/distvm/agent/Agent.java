@@ -1,0 +1,72 @@
+package dev.distvm.agent;
+
+import dev.distvm.common.Log;
+import dev.distvm.node.AgentOptions;
+import dev.distvm.node.HomeNode;
+import dev.distvm.node.StartupException;
+import dev.distvm.node.WorkerNode;
+import dev.distvm.objectspace.ObjectSpace;
+import dev.distvm.transport.TransportException;
+import java.lang.instrument.Instrumentation;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The entry of {@code -javaagent:dist.jar=...}: validates the options, installs the class
+ * transformer and starts this JVM's node. A bad option or a failed start stops the JVM with a
+ * message that names the cause and the fix.
+ */
+public final class Agent {
+    private Agent() {}
+
+    public static void premain(String arguments, Instrumentation instrumentation) {
+        start(arguments, instrumentation, true);
+    }
+
+    public static void agentmain(String arguments, Instrumentation instrumentation) {
+        start(arguments, instrumentation, false);
+    }
+
+    /**
+     * The object space reads a Thread's task and gives copies of Thread subclasses a thread state
+     * (dev.distvm.objectspace.ThreadTasks, Instances): that needs java.lang's private fields, opened to dist only.
+     */
+    private static void openThreadInternals(Instrumentation instrumentation) {
+        Module distModule = Agent.class.getModule();
+        instrumentation.redefineModule(Thread.class.getModule(), Set.of(), Map.of(),
+                Map.of("java.lang", Set.of(distModule)), Set.of(), Map.of());
+    }
+
+    private static void start(String arguments, Instrumentation instrumentation, boolean atStartup) {
+        ProtobufUnsafeGuard.install(instrumentation);
+        AgentOptions options;
+        try {
+            options = AgentOptions.parse(arguments);
+        } catch (AgentOptions.InvalidOptionException e) {
+            System.err.println("[dist] error: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        Log.verbose(options.verbose() || Log.isVerbose());
+        ObjectSpace.declareRole(options.role() == AgentOptions.Role.WORKER);
+        openThreadInternals(instrumentation);
+        try {
+            ApplicationTransformer.install(instrumentation);
+            if (options.role() == AgentOptions.Role.HOME) {
+                HomeNode.start(options, atStartup ? Thread.currentThread() : null);
+            } else {
+                WorkerNode.start(options);
+                if (atStartup) {
+                    // A worker has no main: the JVM's main thread stays here until the worker ends.
+                    WorkerNode.serveForever();
+                }
+            }
+        } catch (StartupException | TransportException e) {
+            System.err.println("[dist] error: " + e.getMessage());
+            System.exit(1);
+        } catch (Exception e) {
+            System.err.println("[dist] error: the " + options.role().name().toLowerCase() + " node could not start: " + e);
+            System.exit(1);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package dev.distvm.agent;
+
+import dev.distvm.common.Log;
+import dev.distvm.node.StartupException;
+import dev.distvm.rewriter.ApplicationClasses;
+import dev.distvm.rewriter.ClassRewriter;
+import dev.distvm.rewriter.NativeMethodRewriter;
+import dev.distvm.rewriter.RuntimeHooks;
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.security.ProtectionDomain;
+import java.util.function.Predicate;
+
+/**
+ * Applies the rewriter's transformations to application classes as the JVM defines them, on the
+ * home and on workers alike. A class that cannot be transformed runs unchanged, with a warning.
+ */
+final class ApplicationTransformer implements ClassFileTransformer {
+    private static final ClassLoader PLATFORM = ClassLoader.getPlatformClassLoader();
+    private static final Predicate<String> APPLICATION = name -> ApplicationClasses.isApplicationClass(name, false);
+
+    private ApplicationTransformer() {}
+
+    /**
+     * Transforms every application class defined from now on. The rewriter renames native methods
+     * behind wrappers ({@link NativeMethodRewriter}); registering its prefix with the JVM, before
+     * any such class can link a native, is what keeps them linked to their native code.
+     */
+    static void install(Instrumentation instrumentation) {
+        if (!instrumentation.isNativeMethodPrefixSupported()) {
+            throw new StartupException("this JVM cannot set a native method prefix (JVMTI can_set_native_method_prefix),"
+                    + " which dist needs to keep the native methods of application classes linked; run dist on a"
+                    + " HotSpot JDK 17 or later, with the Can-Set-Native-Method-Prefix attribute dist.jar's manifest has");
+        }
+        ApplicationTransformer transformer = new ApplicationTransformer();
+        instrumentation.addTransformer(transformer);
+        instrumentation.setNativeMethodPrefix(transformer, NativeMethodRewriter.PREFIX);
+    }
+
+    @Override
+    public byte[] transform(ClassLoader loader, String className, Class<?> redefined,
+                            ProtectionDomain domain, byte[] bytes) {
+        if (!ApplicationClasses.isApplicationClass(className, loader == null || loader == PLATFORM)) {
+            return null;
+        }
+        try {
+            ClassHierarchy hierarchy = new ClassHierarchy(loader);
+            return new ClassRewriter(RuntimeHooks.OWNER, APPLICATION, hierarchy, hierarchy::isThread).rewrite(bytes).bytes();
+        } catch (RuntimeException | LinkageError e) {
+            Log.warn("could not transform " + className + " (" + e + "); it runs unchanged");
+            return null;
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package dev.distvm.agent;
+
+import java.io.IOException;
+import java.io.InputStream;
+import dev.distvm.rewriter.FieldResolver;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.HashMap;
+import java.util.Map;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.FieldVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * Answers "is this class a Thread?", "is this field volatile?" and "is this an interface?" while a
+ * class is being transformed, without loading application classes (loading them from inside a transformer risks circularity errors): their
+ * superclass chain is read from the class files. JDK classes are loaded, which is safe.
+ */
+final class ClassHierarchy implements FieldResolver {
+    private static final int MAX_DEPTH = 64;
+    private final ClassLoader loader;
+    private final Map<String, ClassReader> read = new HashMap<>();
+
+    ClassHierarchy(ClassLoader loader) {
+        this.loader = loader;
+    }
+
+    boolean isThread(String internalName) {
+        String current = internalName;
+        for (int depth = 0; depth < MAX_DEPTH && current != null; depth++) {
+            if (current.equals("java/lang/Thread")) {
+                return true;
+            }
+            if (isJdk(current)) {
+                return jdkClassIsThread(current);
+            }
+            current = superNameOf(current);
+        }
+        return false;
+    }
+
+    @Override
+    public boolean isInterface(String internalName) {
+        if (isJdk(internalName)) {
+            Class<?> jdk = jdkClass(internalName);
+            return jdk != null && jdk.isInterface();
+        }
+        ClassReader reader = read(internalName);
+        return reader != null && (reader.getAccess() & Opcodes.ACC_INTERFACE) != 0;
+    }
+
+    /** Resolves the field as the JVM would (the class, its interfaces, then its superclass). */
+    @Override
+    public boolean isVolatile(String owner, String name, String descriptor) {
+        return volatileIn(owner, name, descriptor, 0);
+    }
+
+    private boolean volatileIn(String owner, String name, String descriptor, int depth) {
+        if (owner == null || depth > MAX_DEPTH) {
+            return false;
+        }
+        if (isJdk(owner)) {
+            Class<?> jdk = jdkClass(owner);
+            for (Class<?> c = jdk; c != null; c = c.getSuperclass()) {
+                for (Field field : c.getDeclaredFields()) {
+                    if (field.getName().equals(name)) {
+                        return Modifier.isVolatile(field.getModifiers());
+                    }
+                }
+            }
+            return false;
+        }
+        ClassReader reader = read(owner);
+        if (reader == null) {
+            return false;
+        }
+        int[] access = {-1};
+        reader.accept(new ClassVisitor(Opcodes.ASM9) {
+            @Override
+            public FieldVisitor visitField(int flags, String field, String desc, String signature, Object value) {
+                if (field.equals(name) && desc.equals(descriptor)) {
+                    access[0] = flags;
+                }
+                return null;
+            }
+        }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+        if (access[0] >= 0) {
+            return (access[0] & Opcodes.ACC_VOLATILE) != 0;
+        }
+        for (String implemented : reader.getInterfaces()) {
+            if (volatileIn(implemented, name, descriptor, depth + 1)) {
+                return true;
+            }
+        }
+        return volatileIn(reader.getSuperName(), name, descriptor, depth + 1);
+    }
+
+    private static Class<?> jdkClass(String internalName) {
+        try {
+            return Class.forName(internalName.replace('/', '.'), false, ClassLoader.getPlatformClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null;
+        }
+    }
+
+    /** Class files read once per transformation: every field and call site of a class asks about the same owners. */
+    private ClassReader read(String internalName) {
+        if (loader == null) {
+            return null;
+        }
+        return read.computeIfAbsent(internalName, name -> {
+            try (InputStream in = loader.getResourceAsStream(name + ".class")) {
+                return in == null ? null : new ClassReader(in);
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
+        });
+    }
+
+
+    private static boolean isJdk(String internalName) {
+        return internalName.startsWith("java/") || internalName.startsWith("javax/")
+                || internalName.startsWith("jdk/") || internalName.startsWith("sun/");
+    }
+
+    private static boolean jdkClassIsThread(String internalName) {
+        Class<?> jdk = jdkClass(internalName);
+        return jdk != null && Thread.class.isAssignableFrom(jdk);
+    }
+
+    private String superNameOf(String internalName) {
+        ClassReader reader = read(internalName);
+        return reader == null ? null : reader.getSuperName();
+    }
+}

@@ -1,0 +1,166 @@
+package dev.distvm.cli;
+
+import dev.distvm.coordinator.Coordinator;
+import dev.distvm.coordinator.MembershipSettings;
+import dev.distvm.coordinator.proto.MembershipType;
+import dev.distvm.coordinator.proto.NodeInfo;
+import dev.distvm.coordinator.proto.NodeTable;
+import dev.distvm.coordinator.proto.StatusRequest;
+import dev.distvm.mpi.launch.MpiRun;
+import dev.distvm.transport.ClusterSecret;
+import dev.distvm.transport.Endpoint;
+import dev.distvm.transport.TransportConfig;
+import dev.distvm.transport.TransportException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The Java half of the {@code dist} command: the subcommands that run inside a JVM of their own
+ * ({@code coordinator}, {@code status}). The shell script {@code ./dist} handles the ones that
+ * start other JVMs or the build.
+ */
+public final class Main {
+    private static final String USAGE = """
+            usage: java -jar dist.jar COMMAND [options]   (normally through ./dist)
+              coordinator --bind tcp://HOST:PORT [--failure-timeout MS]
+                  run a coordinator: node table, heartbeats, failure detection, load reports.
+                  The cluster secret comes from DIST_SECRET; without it one is made and printed.
+              status --coordinator tcp://HOST:PORT
+                  print the nodes of a cluster (DIST_SECRET must hold its secret)
+              mpirun -np N [--threads] [--prefix] -- [java options] (-cp APP Main | -jar app.jar) [args]
+                  run an MPI (mpiJava 1.2) program as N ranks; `mpirun --help` for more
+            """;
+
+    private Main() {}
+
+    public static void main(String[] args) throws Exception {
+        if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
+            System.out.print(USAGE);
+            System.exit(args.length == 0 ? 2 : 0);
+        }
+        List<String> rest = new ArrayList<>(Arrays.asList(args).subList(1, args.length));
+        try {
+            switch (args[0]) {
+                case "coordinator" -> coordinator(new Options(rest, "coordinator", "--bind", "--failure-timeout"));
+                case "status" -> status(new Options(rest, "status", "--coordinator"));
+                case "mpirun" -> System.exit(MpiRun.run(rest.toArray(String[]::new), System.out, System.err));
+                default -> throw new UsageException("unknown command '" + args[0] + "'");
+            }
+        } catch (UsageException e) {
+            System.err.println("dist: " + e.getMessage());
+            System.err.print(USAGE);
+            System.exit(2);
+        } catch (TransportException | IllegalArgumentException e) {
+            System.err.println("dist: " + e.getMessage());
+            System.exit(1);
+        }
+    }
+
+    private static void coordinator(Options options) throws InterruptedException {
+        String bind = options.required("--bind");
+        MembershipSettings settings = options.has("--failure-timeout")
+                ? MembershipSettings.withFailureTimeout(Duration.ofMillis(options.integer("--failure-timeout", 200, 60_000)))
+                : MembershipSettings.DEFAULT;
+        ClusterSecret secret = ClusterSecret.fromEnvironment();
+        if (secret == null) {
+            secret = ClusterSecret.random();
+            System.out.println("cluster secret: " + secret.value());
+            System.out.println("(give it to every node and to `dist status` as " + ClusterSecret.ENV + ")");
+        }
+        Coordinator coordinator = Coordinator.start(Endpoint.open(TransportConfig.loopback(secret).withBindAddress(bind)),
+                settings);
+        System.out.println("coordinator listening at " + coordinator.address() + " (failure timeout "
+                + settings.failureTimeout().toMillis() + " ms)");
+        System.out.flush();
+        Runtime.getRuntime().addShutdownHook(new Thread(coordinator::close, "dist-coordinator-shutdown"));
+        new CountDownLatch(1).await();
+    }
+
+    private static void status(Options options) {
+        String address = options.required("--coordinator");
+        ClusterSecret secret = ClusterSecret.fromEnvironment();
+        if (secret == null) {
+            throw new IllegalArgumentException("status needs the cluster secret: set " + ClusterSecret.ENV);
+        }
+        try (Endpoint endpoint = Endpoint.open(TransportConfig.loopback(secret))) {
+            NodeTable table = endpoint.call(address, MembershipType.STATUS_VALUE, StatusRequest.getDefaultInstance(),
+                    NodeTable.parser(), Duration.ofSeconds(3));
+            System.out.print(StatusTable.format(table));
+        }
+    }
+
+    static final class UsageException extends RuntimeException {
+        UsageException(String message) {
+            super(message);
+        }
+    }
+
+    /** {@code --key value} options of one subcommand, checked against the keys it accepts. */
+    static final class Options {
+        private final java.util.Map<String, String> values = new java.util.HashMap<>();
+
+        Options(List<String> args, String command, String... accepted) {
+            List<String> valid = List.of(accepted);
+            for (int i = 0; i < args.size(); i++) {
+                String key = args.get(i);
+                if (key.equals("--help") || key.equals("-h")) {
+                    System.out.print(USAGE);
+                    System.exit(0);
+                }
+                if (!valid.contains(key)) {
+                    throw new UsageException(command + ": unknown option '" + key + "' (valid: " + String.join(", ", valid) + ")");
+                }
+                if (i + 1 >= args.size()) {
+                    throw new UsageException(command + ": " + key + " needs a value");
+                }
+                values.put(key, args.get(++i));
+            }
+        }
+
+        boolean has(String key) {
+            return values.containsKey(key);
+        }
+
+        String required(String key) {
+            String value = values.get(key);
+            if (value == null) {
+                throw new UsageException("missing " + key);
+            }
+            return value;
+        }
+
+        int integer(String key, int min, int max) {
+            try {
+                int n = Integer.parseInt(values.get(key));
+                if (n >= min && n <= max) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new UsageException(key + " must be a whole number from " + min + " to " + max + ", got '" + values.get(key) + "'");
+        }
+    }
+
+    /** Renders the node table for people. */
+    static final class StatusTable {
+        private StatusTable() {}
+
+        static String format(NodeTable table) {
+            StringBuilder out = new StringBuilder(String.format("%-4s %-7s %-6s %-8s %-24s %6s %8s %14s %9s%n",
+                    "ID", "ROLE", "STATE", "PID", "ADDRESS", "CPU", "RUNNABLE", "HEAP", "UPTIME"));
+            for (NodeInfo node : table.getNodesList()) {
+                long uptime = Math.max(0, table.getNowMillis() - node.getJoinedAtMillis()) / 1000;
+                out.append(String.format("%-4d %-7s %-6s %-8d %-24s %5.0f%% %8d %6d/%-6dM %8ds%n",
+                        node.getId(), node.getRole().name().toLowerCase(), node.getState().name().toLowerCase(),
+                        node.getPid(), node.getAddress(), node.getLoad().getCpu() * 100,
+                        node.getLoad().getRunnableThreads(), node.getLoad().getHeapUsed() >> 20,
+                        node.getLoad().getHeapMax() >> 20, uptime));
+            }
+            return out.toString();
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package dev.distvm.node;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The options of {@code -javaagent:dist.jar=key=value,...}, validated in one place. Every bad
+ * option is reported with the list of valid ones.
+ */
+public record AgentOptions(
+        Role role, int nodes, String join, String bind, Path report, Duration failureTimeout, boolean verbose,
+        long parentPid) {
+
+    public enum Role { HOME, WORKER }
+
+    public static final int MAX_LOCAL_NODES = 64;
+
+    /** Each option with its meaning, in the order `--help` shows them. */
+    static final Map<String, String> VALID = new LinkedHashMap<>();
+
+    static {
+        VALID.put("role", "home (default: runs main) or worker (serves the cluster, no main)");
+        VALID.put("nodes", "number of nodes of a local cluster, home included (1.." + MAX_LOCAL_NODES + ", default 1)");
+        VALID.put("join", "tcp://HOST:PORT of a running coordinator (default for a home: start one embedded)");
+        VALID.put("bind", "tcp://HOST:PORT this node listens on (default tcp://127.0.0.1:0, a free loopback port)");
+        VALID.put("report", "FILE to write the run report to, as JSON, when the home ends");
+        VALID.put("failure-timeout", "milliseconds of silence after which a node is declared dead (200..3000, default 2000)");
+        VALID.put("verbose", "true or false (default false): log the cluster's life on standard error");
+        VALID.put("parent", "pid of the JVM that started this worker; the worker exits when it ends (set by dist)");
+    }
+
+    /** A bad option; its message names the problem and lists the valid options. */
+    public static final class InvalidOptionException extends IllegalArgumentException {
+        InvalidOptionException(String problem) {
+            super(problem + "\n" + usage());
+        }
+    }
+
+    public static String usage() {
+        StringBuilder text = new StringBuilder("valid dist agent options (-javaagent:dist.jar=key=value,...):\n");
+        VALID.forEach((key, meaning) -> text.append(String.format("  %-16s %s%n", key, meaning)));
+        return text.toString();
+    }
+
+    public static AgentOptions parse(String arguments) {
+        Role role = Role.HOME;
+        int nodes = 1;
+        String join = null;
+        String bind = "tcp://127.0.0.1:0";
+        Path report = null;
+        Duration failureTimeout = Duration.ofMillis(2000);
+        boolean verbose = false;
+        long parent = 0;
+        boolean nodesGiven = false;
+        if (arguments != null && !arguments.isBlank()) {
+            for (String option : arguments.split(",")) {
+                int eq = option.indexOf('=');
+                if (eq <= 0) {
+                    throw new InvalidOptionException("dist agent option '" + option + "' is not of the form key=value");
+                }
+                String key = option.substring(0, eq).trim();
+                String value = option.substring(eq + 1).trim();
+                switch (key) {
+                    case "role" -> role = switch (value) {
+                        case "home" -> Role.HOME;
+                        case "worker" -> Role.WORKER;
+                        default -> throw new InvalidOptionException("role must be home or worker, got '" + value + "'");
+                    };
+                    case "nodes" -> {
+                        nodes = integer(key, value, 1, MAX_LOCAL_NODES);
+                        nodesGiven = true;
+                    }
+                    case "join" -> join = address(key, value);
+                    case "bind" -> bind = address(key, value);
+                    case "report" -> {
+                        if (value.isEmpty()) {
+                            throw new InvalidOptionException("report needs a file name");
+                        }
+                        report = Path.of(value);
+                    }
+                    case "failure-timeout" -> failureTimeout = Duration.ofMillis(integer(key, value, 200, 3000));
+                    case "verbose" -> verbose = bool(key, value);
+                    case "parent" -> parent = integer(key, value, 1, Integer.MAX_VALUE);
+                    default -> throw new InvalidOptionException("unknown dist agent option '" + key + "'");
+                }
+            }
+        }
+        if (role == Role.WORKER && join == null) {
+            throw new InvalidOptionException("a worker needs join=tcp://HOST:PORT, the address of the coordinator");
+        }
+        if (role == Role.WORKER && (nodesGiven || report != null)) {
+            throw new InvalidOptionException("nodes and report are options of the home, not of a worker");
+        }
+        return new AgentOptions(role, nodes, join, bind, report, failureTimeout, verbose, parent);
+    }
+
+    private static int integer(String key, String value, int min, int max) {
+        try {
+            int n = Integer.parseInt(value);
+            if (n >= min && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below with the range
+        }
+        throw new InvalidOptionException(key + " must be a whole number from " + min + " to " + max + ", got '" + value + "'");
+    }
+
+    private static boolean bool(String key, String value) {
+        return switch (value) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new InvalidOptionException(key + " must be true or false, got '" + value + "'");
+        };
+    }
+
+    private static String address(String key, String value) {
+        if (!value.matches("tcp://[^:/\\s]+:\\d{1,5}")) {
+            throw new InvalidOptionException(key + " must look like tcp://HOST:PORT, got '" + value + "'");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,100 @@
+package dev.distvm.node;
+
+import dev.distvm.common.Log;
+import dev.distvm.coordinator.Membership;
+import dev.distvm.coordinator.proto.NodeInfo;
+import dev.distvm.coordinator.proto.NodeState;
+import dev.distvm.coordinator.proto.Role;
+import dev.distvm.exit.Exits;
+import dev.distvm.objectspace.ObjectSpace;
+import dev.distvm.transport.ClusterSecret;
+import dev.distvm.transport.Endpoint;
+import dev.distvm.transport.TransportConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
+
+/**
+ * A worker: joins the cluster, serves requests with classes fetched from the home, and ends when
+ * the home ends (leaves, dies, or its process exits) or the coordinator is lost.
+ */
+public final class WorkerNode {
+    private static final CountDownLatch NEVER = new CountDownLatch(1);
+
+    private WorkerNode() {}
+
+    /** Starts the worker; its threads serve the cluster from now on. */
+    public static void start(AgentOptions options) throws IOException {
+        ClusterSecret secret = ClusterSecret.fromEnvironment();
+        if (secret == null) {
+            throw new StartupException("a worker needs the cluster secret: set " + ClusterSecret.ENV
+                    + " to the secret the coordinator was started with");
+        }
+        Endpoint endpoint = Endpoint.open(TransportConfig.loopback(secret).withBindAddress(options.bind()));
+        Path cache = Files.createTempDirectory("dist-worker-");
+        Membership[] membership = new Membership[1];
+        RemoteClassLoader loader = new RemoteClassLoader(ClassLoader.getSystemClassLoader(), endpoint,
+                () -> homeAddress(membership[0]), cache);
+        NodeRuntime runtime = new NodeRuntime(AgentOptions.Role.WORKER, endpoint, loader, loader::classesLoaded);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            runtime.close();
+            deleteTree(cache);
+        }, "dist-worker-shutdown"));
+        // Before joining: the home may place a thread here as soon as it hears of this node.
+        ObjectSpace.startWorker(endpoint, () -> homeAddress(membership[0]).orElseThrow(
+                () -> new IllegalStateException("the home is not a member of the cluster any more")), loader);
+        membership[0] = Membership.join(endpoint, options.join(), Role.WORKER, new Membership.Listener() {
+            @Override
+            public void changed(NodeInfo node) {
+                if (node.getRole() == Role.HOME && node.getState() != NodeState.ALIVE) {
+                    Exits.exitSoon(0, "the home (node " + node.getId() + ") " + (node.getState() == NodeState.LEFT
+                            ? "ended" : "died") + "; this worker stops");
+                }
+            }
+
+            @Override
+            public void lost(String reason) {
+                Log.warn(reason + "; this worker stops");
+                Exits.exitSoon(3, reason);
+            }
+        });
+        runtime.install(membership[0]);
+        if (options.parentPid() != 0) {
+            Optional<ProcessHandle> parent = ProcessHandle.of(options.parentPid());
+            if (parent.isEmpty()) {
+                Exits.exitSoon(0, "the JVM that started this worker is gone");
+            } else {
+                parent.get().onExit().thenRun(() -> Exits.exitSoon(0, "the JVM that started this worker ended"));
+            }
+        }
+        Log.debug("worker node " + membership[0].nodeId() + " serving at " + endpoint.address());
+    }
+
+    /** Blocks the calling thread for the life of the worker, which ends through System.exit. */
+    public static void serveForever() {
+        try {
+            NEVER.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static Optional<String> homeAddress(Membership membership) {
+        if (membership == null) {
+            return Optional.empty();
+        }
+        return membership.alive().stream().filter(n -> n.getRole() == Role.HOME).map(NodeInfo::getAddress).findFirst();
+    }
+
+    private static void deleteTree(Path root) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            Log.debug("could not remove " + root + ": " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package dev.distvm.objectspace;
+
+/**
+ * How one node names the shared things it holds: global ids to instances and back. At the home the
+ * instances are the masters; on a worker they are copies (and the worker's own objects once a
+ * release has pushed them home).
+ */
+interface Holders {
+    /** The id of a shared holder, or 0 when it is not shared. */
+    long idOf(Object holder);
+
+    /** The holder with that id, or null when this node has none. */
+    Object byId(long id);
+
+    /**
+     * The id to write for {@code holder} in a message to {@code node}, sharing it first if it is
+     * not shared yet; when the destination does not have the holder yet, its twin is returned in
+     * {@code stateNeeded} so that its state goes in the same message.
+     */
+    long share(Object holder, Twin[] stateNeeded);
+
+    /**
+     * Registers the local instance made for a holder that a message carries and this node did not
+     * have; {@code identityHash} is the hash it has on the node that shared it, which
+     * {@code System.identityHashCode} must answer here too.
+     */
+    void adopt(long id, Kind kind, Object instance, int identityHash);
+
+    /** The identity hash of a holder as the whole cluster sees it. */
+    int identityHash(Object holder);
+
+    enum Kind { OBJECT, ARRAY, STATICS }
+}

@@ -1,0 +1,182 @@
+package dev.distvm.objectspace;
+
+import dev.distvm.coordinator.Membership;
+import dev.distvm.coordinator.proto.NodeInfo;
+import dev.distvm.exit.Exits;
+import dev.distvm.io.HomeInput;
+import dev.distvm.io.HomeOutput;
+import dev.distvm.node.proto.NodeMessageType;
+import dev.distvm.report.ApplicationThreads;
+import dev.distvm.report.ThreadPlacement;
+import dev.distvm.transport.Endpoint;
+import dev.distvm.transport.Inbound;
+import dev.distvm.transport.WireBuffer;
+import dev.distvm.transport.proto.Kind;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The home's object-space runtime: serves workers' releases, refreshes and statics, starts
+ * application threads where {@link PlacementPolicy} says, and hands monitor operations to the
+ * {@link Delegates}, the logical threads it placed elsewhere to {@link PlacedThreads}, and a run
+ * that cannot go on to {@link RunEnd}.
+ */
+final class HomeRuntime {
+    private final Endpoint endpoint;
+    private final HomeSpace space;
+    private final PlacedThreads placed;
+    private final PlacementPolicy placement;
+    private final Delegates delegates;
+    private final RunEnd runEnd;
+
+    HomeRuntime(Endpoint endpoint, Membership membership, ClassLoader loader, Thread mainThread) {
+        this.endpoint = endpoint;
+        this.space = new HomeSpace(endpoint.nodeId(), loader);
+        this.placed = new PlacedThreads(endpoint);
+        this.placement = new PlacementPolicy(membership, endpoint.nodeId(), mainThread, placed);
+        this.delegates = new Delegates(space);
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        this.runEnd = new RunEnd(out, err);
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_THREAD_END_VALUE, m -> oneWay(m, () -> threadEnded(m)));
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_FLUSH_VALUE,
+                m -> oneWay(m, () -> space.applyRelease(m.sender(), space.read(m.sender(), SpaceMessages.body(m)))));
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_DROP_VALUE,
+                m -> SpaceMessages.of(space.drop(m.sender(), SpaceMessages.bytes(SpaceMessages.body(m)))));
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_REFRESH_VALUE,
+                m -> space.write(m.sender(), w -> space.writeVolatileReadRefresh(m.sender(), w)));
+        SpaceMessages.serve(endpoint, NodeMessageType.SPACE_STATICS_VALUE, m -> CompletableFuture.supplyAsync(() -> statics(m)));
+        // Enters and waits are answered; exits (with their release) and notifies travel one way.
+        SpaceMessages.serve(endpoint, NodeMessageType.SPACE_MONITOR_VALUE, m -> m.kind() == Kind.REQUEST ? delegates.monitor(m)
+                : CompletableFuture.completedFuture(oneWay(m, () -> delegates.monitor(m))));
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_INTERRUPT_VALUE, delegates::interruptDelegate);
+        HomeOutput output = new HomeOutput(out, err);
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_OUTPUT_VALUE, m -> {
+            output.write(SpaceMessages.bytes(SpaceMessages.body(m)));
+            return null;
+        });
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_STOP_VALUE, runEnd::requested);
+        HomeInput input = new HomeInput();
+        SpaceMessages.serve(endpoint, NodeMessageType.SPACE_INPUT_VALUE,
+                m -> input.request(SpaceMessages.bytes(SpaceMessages.body(m))).thenApply(SpaceMessages::of));
+    }
+
+    // ---- threads --------------------------------------------------------------------------
+
+    /** Starts an application thread where the placement policy says; every decision is recorded. */
+    @SuppressWarnings("deprecation") // getId: threadId() is Java 19+
+    void start(Thread thread) {
+        NodeInfo node = placement.choose();
+        if (node.getId() != endpoint.nodeId()) {
+            try {
+                WireBuffer message = space.write(node.getId(), w -> {
+                    w.body().appendLong(thread.getId());
+                    w.body().appendString(thread.getName());
+                    w.body().appendBoolean(thread.isDaemon());
+                    w.body().appendInt(thread.getPriority());
+                    ThreadTasks.write(thread, w);
+                    // Everything that happened-before start() must be visible to the thread,
+                    // in the copies that node holds already too: the start is an acquire there.
+                    space.writeRefresh(node.getId(), w);
+                });
+                placed.placed(thread, node);
+                startThere(thread, node, message);
+                return;
+            } catch (UnsharableException e) {
+                ThreadPlacement.record(thread.getName() + ": kept home: " + e.getMessage());
+            }
+        } else {
+            ThreadPlacement.record(thread.getName() + ": node " + node.getId() + " (home)");
+        }
+        placement.startedHere(thread);
+        thread.start();
+        ApplicationThreads.started(thread);
+    }
+
+    /**
+     * Sends a placed thread to its node. If that fails, the worker holds neither the thread nor
+     * what the message carried, and the home counts it as sent: the run ends, and this thread (the
+     * program's, in Thread.start) waits for the end rather than go on with a thread that never ran.
+     */
+    private void startThere(Thread thread, NodeInfo node, WireBuffer message) {
+        try {
+            SpaceMessages.call(endpoint, node.getAddress(), NodeMessageType.SPACE_THREAD_START_VALUE, message,
+                    java.time.Duration.ofSeconds(30));
+        } catch (RuntimeException e) {
+            runEnd.endRun(node.getId(), Exits.CANNOT_RUN_COHERENTLY, "thread " + thread.getName()
+                    + " could not be started on node " + node.getId() + ": " + e.getMessage());
+            Exits.awaitExit();
+        }
+        ThreadPlacement.record(thread.getName() + ": node " + node.getId());
+    }
+
+    /** The logical threads placed elsewhere: {@code join}, {@code isAlive}, {@code getState}, {@code interrupt}. */
+    PlacedThreads placed() {
+        return placed;
+    }
+
+    private void threadEnded(Inbound message) {
+        WireReader reader = space.read(message.sender(), SpaceMessages.body(message));
+        ByteBuffer in = reader.body();
+        long id = in.getLong();
+        Throwable uncaught = in.get() != 0 ? UncaughtExceptions.read(in, space.loader()) : null;
+        space.applyRelease(message.sender(), reader);
+        delegates.threadEnded(id);
+        placed.threadEnded(id, uncaught);
+    }
+
+    // ---- object space -----------------------------------------------------------------------
+
+    void written(Object master) {
+        space.written(master);
+    }
+
+    void volatileWritten(Object master) {
+        space.volatileWritten(master);
+    }
+
+    long homedObjects() {
+        return space.masterCount();
+    }
+
+    /** After a full collection: the masters it freed leave the registry (for the report). */
+    void awaitCollected() throws InterruptedException {
+        space.awaitCollected(200);
+    }
+
+    int identityHash(Object object) {
+        return space.identityHash(object);
+    }
+
+    /**
+     * Handles a message its worker sent without waiting for an answer (a release, a monitor exit
+     * with its release, a notify): when it fails nobody is there to hear why, and the masters may
+     * no longer hold what the program wrote, so the run stops here with the reason. It runs on the
+     * reader thread of the message's connection, in the order sent.
+     */
+    private WireBuffer oneWay(Inbound message, Runnable work) {
+        try {
+            work.run();
+        } catch (RuntimeException e) {
+            runEnd.endRun(message.sender(), Exits.CANNOT_RUN_COHERENTLY, "the home cannot apply what node "
+                    + message.sender() + " sent, so the run cannot go on coherently: " + e);
+        }
+        return null;
+    }
+
+    private WireBuffer statics(Inbound message) {
+        try {
+            WireReader reader = space.read(message.sender(), SpaceMessages.body(message));
+            Class<?> type = Class.forName(reader.string(), true, space.loader());
+            return space.write(message.sender(), w -> w.ref(type));
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("statics request: " + e, e);
+        }
+    }
+
+    /** The membership event that matters here: a node holding placed threads died. */
+    void nodeChanged(NodeInfo node) {
+        placed.nodeChanged(node);
+    }
+}

@@ -1,0 +1,523 @@
+package dev.distvm.objectspace;
+
+import dev.distvm.objectspace.Twin.Change;
+import dev.distvm.objectspace.WireReader.Arrived;
+import dev.distvm.report.NodeCounters;
+import dev.distvm.transport.WireBuffer;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * The home's side of the object space: it holds the master of every shared object, array and
+ * class's statics, and for each worker the values that worker last saw of each (a {@link Twin}
+ * per worker and holder), so that a refresh sends only what changed since. The messages to a
+ * worker are numbered (it applies them in that order) and say how many of that worker's releases
+ * had been applied when they were written; a worker's releases are applied in the order it
+ * numbered them, which is the order they arrive in (one connection, read by one thread).
+ *
+ * <p>The registry holds masters weakly: what keeps a master alive is the home's program, or a
+ * worker holding a copy of it (its view's entry). A worker tells the home which copies it no
+ * longer holds ({@link #drop}); once no worker holds a master and the program no longer reaches
+ * it, it is collected and its entries go.
+ */
+final class HomeSpace {
+    /** How stale a volatile read's refresh may leave the arrays: bounded staleness's millisecond. */
+    private static final long STALENESS_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** A registry entry: weak to the master, so that only a view or the program keeps it alive. */
+    private static final class Registered extends WeakReference<Object> {
+        final long id;
+        /** The identity hash it has on the node that shared it, which every node answers for it. */
+        final int identityHash;
+
+        Registered(Object master, long id, int identityHash, ReferenceQueue<Object> collected) {
+            super(master, collected);
+            this.id = id;
+            this.identityHash = identityHash;
+        }
+    }
+
+    private final int nodeId;
+    private final ClassLoader loader;
+    private final Map<Long, Registered> masters = new HashMap<>();
+    private final WeakIdentityMap<Object, Registered> registered = new WeakIdentityMap<>();
+    private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
+    /**
+     * Holders exported by a message still being written, with the view it is written for: if that
+     * message fails, they are un-exported, unless another view has named them meanwhile.
+     */
+    private final Map<Object, View> exporting = new IdentityHashMap<>();
+    /** Read on every write to a shared master (markWritten): concurrent, so that needs no copy or lock. */
+    private final Map<Integer, View> views = new ConcurrentHashMap<>();
+    /** Held to apply a release (write) and to scan masters for a refresh (read): see {@link ScanOrder}. */
+    private final ReentrantReadWriteLock mastersAsAWhole = new ReentrantReadWriteLock();
+    /**
+     * Counts releases into the masters: a worker's release applied, a home thread's volatile
+     * write to a shared master. A refresh after a volatile read compares the arrays only if one
+     * happened since its view's last compare of them, or if bounded staleness asks for it.
+     */
+    private final AtomicLong releaseEpoch = new AtomicLong();
+    private long lastId;
+
+    /**
+     * What one worker holds of a master: the values it last saw, and the number of the last message
+     * that named it (a drop written before the worker applied that message is refused). Holds the
+     * master: a copy's master stays while the copy exists.
+     */
+    private static final class Seen {
+        final Object master;
+        final Twin twin;
+        long lastNamed;
+
+        Seen(Object master, Twin twin, long lastNamed) {
+            this.master = master;
+            this.twin = twin;
+            this.lastNamed = lastNamed;
+        }
+    }
+
+    /** What one worker has seen; every operation on it holds its monitor. */
+    private final class View implements Holders {
+        private final int node;
+        private final Map<Long, Seen> seen = new HashMap<>();
+        private final WriteTracking<Long> tracking = new WriteTracking<>();
+        /** The number of the last message written to this worker. */
+        private long sequence;
+        /** How many of this worker's releases have been applied. */
+        private long releasesApplied;
+        /** {@link #releaseEpoch} at this view's last compare of its arrays, when, and what it cost. */
+        private long arraysComparedInEpoch = -1;
+        private long arraysComparedAt;
+        private long arraysCompareCost;
+
+        View(int node) {
+            this.node = node;
+        }
+
+        void see(long id, Object holder, Twin twin, long named) {
+            seen.put(id, new Seen(holder, twin, named));
+            tracking.shared(id, holder.getClass().isArray());
+        }
+
+        /** The number the message being written will have (see {@link HomeSpace#write}). */
+        long writing() {
+            return sequence + 1;
+        }
+
+        @Override
+        public long idOf(Object holder) {
+            return HomeSpace.this.idOf(holder);
+        }
+
+        @Override
+        public Object byId(long id) {
+            return master(id);
+        }
+
+        @Override
+        public long share(Object holder, Twin[] stateNeeded) {
+            long id = export(holder, this);
+            Seen known = seen.get(id);
+            if (known != null) {
+                known.lastNamed = writing();
+            } else {
+                Twin twin;
+                try {
+                    twin = Twin.of(holder);
+                } catch (RuntimeException e) {
+                    unexport(List.of(holder), this);
+                    throw e;
+                }
+                see(id, holder, twin, writing());
+                stateNeeded[0] = twin;
+            }
+            return id;
+        }
+
+        @Override
+        public void adopt(long id, Kind kind, Object instance, int identityHash) {
+            if (Ids.node(id) != node) {
+                throw new IllegalStateException("node " + node + " sent object " + Long.toHexString(id)
+                        + " as one of its own, but that id is node " + Ids.node(id) + "'s");
+            }
+            synchronized (HomeSpace.this) {
+                register(instance, id, identityHash);
+            }
+            markShared(instance, id);
+        }
+
+        @Override
+        public int identityHash(Object holder) {
+            return HomeSpace.this.identityHash(holder);
+        }
+    }
+
+    HomeSpace(int nodeId, ClassLoader loader) {
+        this.nodeId = nodeId;
+        this.loader = loader;
+    }
+
+    ClassLoader loader() {
+        return loader;
+    }
+
+    synchronized long idOf(Object holder) {
+        Registered entry = registered.get(holder);
+        return entry == null ? 0 : entry.id;
+    }
+
+    /** The masters registered and not collected (some collected a moment ago may be counted). */
+    synchronized int masterCount() {
+        expunge();
+        return masters.size();
+    }
+
+    synchronized Object master(long id) {
+        Registered entry = masters.get(id);
+        return entry == null ? null : entry.get();
+    }
+
+    synchronized int identityHash(Object holder) {
+        Registered entry = registered.get(holder);
+        return entry != null ? entry.identityHash : System.identityHashCode(holder);
+    }
+
+    /**
+     * Waits up to {@code millis} for masters the garbage collector found unreachable (after a full
+     * collection, for the report) and drops their entries.
+     */
+    void awaitCollected(long millis) throws InterruptedException {
+        Reference<?> first = collected.remove(millis);
+        synchronized (this) {
+            if (first != null) {
+                forget((Registered) first);
+            }
+            expunge();
+        }
+    }
+
+    private void register(Object master, long id, int identityHash) {
+        Registered entry = new Registered(master, id, identityHash, collected);
+        masters.put(id, entry);
+        registered.put(master, entry);
+    }
+
+    private void unregister(Object master) {
+        Registered entry = registered.remove(master);
+        if (entry != null) {
+            masters.remove(entry.id, entry);
+            entry.clear();
+        }
+    }
+
+    private void expunge() {
+        for (Reference<?> gone; (gone = collected.poll()) != null; ) {
+            forget((Registered) gone);
+        }
+    }
+
+    private void forget(Registered entry) {
+        masters.remove(entry.id, entry);
+    }
+
+    private long export(Object holder, View view) {
+        long id;
+        synchronized (this) {
+            Registered known = registered.get(holder);
+            if (known != null) {
+                if (exporting.get(holder) != view) {
+                    exporting.remove(holder); // another view holds it now: it stays shared whatever that message does
+                }
+                return known.id;
+            }
+            expunge();
+            id = Ids.of(nodeId, ++lastId);
+            register(holder, id, System.identityHashCode(holder));
+            exporting.put(holder, view);
+        }
+        try {
+            markShared(holder, id);
+        } catch (RuntimeException e) {
+            synchronized (this) {
+                exporting.remove(holder);
+                unregister(holder);
+            }
+            throw e;
+        }
+        return id;
+    }
+
+    /** The message for {@code view} that shared these holders was written whole: they stay shared. */
+    private synchronized void exported(List<Object> holders, View view) {
+        for (Object holder : holders) {
+            exporting.remove(holder, view);
+        }
+    }
+
+    /**
+     * The message for {@code view} that shared these holders failed (a thread kept home because its
+     * task reaches a JDK object): what it exported becomes local again, so that it costs nothing
+     * more than on one JVM (a shared master's every write is tracked).
+     */
+    private void unexport(List<Object> holders, View view) {
+        for (Object holder : holders) {
+            synchronized (this) {
+                if (exporting.get(holder) != view) {
+                    continue;
+                }
+                exporting.remove(holder);
+                unregister(holder);
+            }
+            if (holder instanceof Class<?> type) {
+                InjectedState.setClass(type, InjectedState.VALID_LOCAL);
+            } else if (!holder.getClass().isArray()) {
+                InjectedState.setMeta(holder, null);
+            }
+        }
+    }
+
+    /** From now on, writes to the master report themselves (its id first, so the report can find it). */
+    private static void markShared(Object master, long id) {
+        if (master instanceof Class<?> type) {
+            InjectedState.setClass(type, InjectedState.SHARED_MASTER);
+        } else if (!master.getClass().isArray()) {
+            InjectedState.setMeta(master, id);
+        }
+    }
+
+    /**
+     * A home thread's volatile write to {@code master}: what it wrote before is released to the
+     * workers' next acquires, arrays included (counted before the write is tracked: a refresh that
+     * finds the write tracked sees the count too).
+     */
+    void volatileWritten(Object master) {
+        long id = sharedId(master);
+        if (id != 0) {
+            releaseEpoch.incrementAndGet();
+            tracked(id);
+        }
+    }
+
+    /** A write to a shared master: every worker's next refresh compares it. */
+    void written(Object master) {
+        long id = sharedId(master);
+        if (id != 0) {
+            tracked(id);
+        }
+    }
+
+    /** The id of {@code master} if it is shared, else 0. */
+    private long sharedId(Object master) {
+        if (master instanceof Class<?>) {
+            return idOf(master);
+        }
+        // A shared object carries its id as its meta (markShared): a local one costs no registry lookup,
+        // which every volatile write at the home would otherwise pay.
+        return InjectedState.meta(master) instanceof Long known ? known : 0;
+    }
+
+    private void tracked(long id) {
+        NodeCounters.WRITES_TRACKED.increment();
+        markWritten(id, -1);
+    }
+
+    private void markWritten(long id, int exceptNode) {
+        views.forEach((node, view) -> {
+            if (node != exceptNode) {
+                view.tracking.written(id);
+            }
+        });
+    }
+
+    private View view(int node) {
+        return views.computeIfAbsent(node, View::new);
+    }
+
+    /**
+     * A message to {@code node}: {@code body} writes it; returns it, numbered in the node's
+     * stream (once written whole: a message that fails is not sent, and the worker would wait for
+     * its number forever).
+     */
+    WireBuffer write(int node, java.util.function.Consumer<WireWriter> body) {
+        View view = view(node);
+        synchronized (view) {
+            WireWriter writer = new WireWriter(view);
+            try {
+                body.accept(writer);
+            } catch (RuntimeException e) {
+                // The message is not sent: the worker must not be thought to hold what it carried.
+                for (Object holder : writer.newlyShared()) {
+                    view.seen.remove(idOf(holder));
+                }
+                unexport(writer.newlyShared(), view);
+                throw e;
+            }
+            exported(writer.newlyShared(), view);
+            return writer.finish(++view.sequence, view.releasesApplied);
+        }
+    }
+
+    /** Adds to {@code writer} everything that changed since {@code node} last saw it. */
+    void writeRefresh(int node, WireWriter writer) {
+        writeRefresh(node, writer, true);
+    }
+
+    /**
+     * The refresh after a volatile read of a copy (or a worker's staleness tick): it must carry
+     * what was released before the write it may read, and arrays cannot say whether they were
+     * written, so they are compared when a release happened since this view last compared them;
+     * otherwise only when bounded staleness asks for it (every millisecond, or ten times what
+     * their last compare cost). A thread spinning on a volatile read then costs the home what was
+     * written, not a compare of every shared array per iteration.
+     */
+    void writeVolatileReadRefresh(int node, WireWriter writer) {
+        writeRefresh(node, writer, false);
+    }
+
+    private void writeRefresh(int node, WireWriter writer, boolean withArrays) {
+        View view = view(node);
+        synchronized (view) {
+            // No release is applied to the masters while they are read: the scan sees each one whole.
+            mastersAsAWhole.readLock().lock();
+            try {
+                Collection<Long> tracked = view.tracking.scan(false);
+                long epoch = releaseEpoch.get();
+                long start = System.nanoTime();
+                boolean compareArrays = withArrays || epoch != view.arraysComparedInEpoch
+                        || start - view.arraysComparedAt > Math.max(STALENESS_NANOS, view.arraysCompareCost * 10);
+                if (compareArrays) {
+                    tracked = new ArrayList<>(tracked);
+                    tracked.addAll(view.tracking.arrays());
+                }
+                writeChanges(view, tracked, writer);
+                if (compareArrays) {
+                    view.arraysComparedInEpoch = epoch;
+                    view.arraysComparedAt = System.nanoTime();
+                    view.arraysCompareCost = view.arraysComparedAt - start;
+                }
+            } finally {
+                mastersAsAWhole.readLock().unlock();
+            }
+        }
+    }
+
+    /** Writes the changes of {@code tracked} since the view last saw them; the caller holds the view and the read lock. */
+    private void writeChanges(View view, Collection<Long> tracked, WireWriter writer) {
+        List<Due> due = new ArrayList<>();
+        for (long id : tracked) {
+            Seen seen = view.seen.get(id);
+            if (seen != null) { // else in a message that was never sent, or dropped by the worker
+                due.add(new Due(id, seen));
+            }
+        }
+        List<WireFormat.Group> groups = new ArrayList<>();
+        for (Due next : ScanOrder.smallFirst(due, d -> d.seen().master)) {
+            List<Change> changed = next.seen().twin.changes(next.seen().master);
+            if (!changed.isEmpty()) {
+                next.seen().lastNamed = view.writing();
+                groups.add(new WireFormat.Group(next.id(), changed, next.seen().twin.inChunks()));
+            }
+        }
+        WireFormat.changeGroups(writer, ScanOrder.applyOrder(groups));
+    }
+
+    /** A shared thing a refresh compares. */
+    private record Due(long id, Seen seen) {}
+
+    /** Opens a message from {@code node}; {@link #applyRelease} then reads its release. */
+    WireReader read(int node, ByteBuffer message) {
+        View view = view(node);
+        synchronized (view) {
+            WireReader reader = new WireReader(view, loader, message);
+            for (Arrived arrived : reader.arrived()) {
+                // Named by the worker, not by a home message: a drop need not wait for any of those.
+                view.see(arrived.id(), arrived.holder(), Twin.install(arrived.holder(), arrived.values()), 0);
+            }
+            return reader;
+        }
+    }
+
+    /** Takes a worker's release (read by {@link #read}) into the masters; releases must come in their order. */
+    void applyRelease(int node, WireReader reader) {
+        View view = view(node);
+        synchronized (view) {
+            if (reader.sequence() != view.releasesApplied + 1) {
+                throw new IllegalStateException("node " + node + " sent release " + reader.sequence() + " after release "
+                        + view.releasesApplied + ": releases must be applied in the order they were made");
+            }
+            mastersAsAWhole.writeLock().lock();
+            try {
+                releaseEpoch.incrementAndGet();
+                WireFormat.readChangeGroups(reader, (id, changes) -> {
+                    Seen seen = view.seen.get(id);
+                    if (seen == null) {
+                        throw new IllegalStateException("node " + node + " released object " + Long.toHexString(id)
+                                + ", which it does not hold");
+                    }
+                    seen.twin.apply(seen.master, changes);
+                    markWritten(id, node);
+                });
+            } finally {
+                mastersAsAWhole.writeLock().unlock();
+            }
+            view.releasesApplied++;
+        }
+    }
+
+    /**
+     * A worker's request to forget copies its garbage collector freed ({@link WorkerSpace#dropRequest}):
+     * [messages applied][count][ids]. An id is accepted unless a message that the worker had not
+     * applied then names it: that message would find the copy gone (the worker brings it back
+     * from its twin instead, and asks again later). What is accepted no longer pins its master;
+     * a later message carries it whole again. Answers [count][accepted ids].
+     */
+    byte[] drop(int node, byte[] request) {
+        View view = view(node);
+        try {
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(request));
+            long applied = in.readLong();
+            int count = in.readInt();
+            if (count < 0 || count > request.length / 8) {
+                throw new IOException("a drop of " + count + " ids does not fit its " + request.length + " bytes");
+            }
+            List<Long> accepted = new ArrayList<>();
+            synchronized (view) {
+                for (int i = 0; i < count; i++) {
+                    long id = in.readLong();
+                    Seen seen = view.seen.get(id);
+                    if (seen == null || seen.lastNamed <= applied) {
+                        view.seen.remove(id);
+                        view.tracking.forget(id);
+                        accepted.add(id);
+                    }
+                }
+            }
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            DataOutputStream out = new DataOutputStream(bytes);
+            out.writeInt(accepted.size());
+            for (long id : accepted) {
+                out.writeLong(id);
+            }
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException("node " + node + " sent a malformed drop: " + e.getMessage(), e);
+        }
+    }
+}

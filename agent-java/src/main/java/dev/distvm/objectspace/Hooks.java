@@ -1,0 +1,320 @@
+package dev.distvm.objectspace;
+
+import dev.distvm.exit.Exits;
+import dev.distvm.report.ApplicationThreads;
+import dev.distvm.report.ThreadPlacement;
+
+/**
+ * The runtime side of the rewriter's single-system-image transformations: rewritten application
+ * code calls these around monitor operations, in place of {@code wait/notify}, thread operations,
+ * identity hashes and {@code System.exit}, and where a field or static access needs the object
+ * space. Public because application classes link to it. Each keeps the single-JVM meaning of what
+ * it replaces: on the home (and without dist) it does just that, the home noting writes to shared
+ * masters; on a worker, objects that are copies of the home's go through {@link WorkerRuntime}.
+ */
+public final class Hooks {
+    static volatile HomeRuntime home;
+    static volatile WorkerRuntime worker;
+    /**
+     * Whether this JVM is a worker, fixed before any application code runs ({@link ObjectSpace#declareRole}):
+     * a constant the JIT folds, so that at the home and on one node the monitor hooks compile to
+     * nothing and HotSpot coarsens and elides locks in hot loops as it does without dist.
+     */
+    private static final boolean ON_WORKER = ObjectSpace.isWorker();
+
+    private Hooks() {}
+
+    static boolean onWorker() {
+        return ON_WORKER;
+    }
+
+    // ---- objects and statics ----------------------------------------------------------------
+
+    /** A static field of {@code owner} was used where the statics are not valid. */
+    public static void staticFault(Class<?> owner) {
+        WorkerRuntime w = worker;
+        if (w != null) {
+            w.fetchStatics(owner);
+        }
+    }
+
+    /** A write to a shared object or class (its state is not 0), reported after the store. */
+    public static void written(Object holder) {
+        WorkerRuntime w = worker;
+        if (w != null) {
+            w.space().written(holder);
+            return;
+        }
+        HomeRuntime h = home;
+        if (h != null) {
+            h.written(holder);
+        }
+    }
+
+    public static void beforeVolatileRead(Object holder) {
+        WorkerRuntime w = worker;
+        if (w != null && w.space().isCopy(holder)) {
+            w.refresh();
+        }
+    }
+
+    public static void afterVolatileRead() {
+        // The refresh before the read already made everything the writer released visible.
+    }
+
+    public static void beforeVolatileWrite() {
+        // The release follows the write (afterVolatileWrite), carrying everything before it.
+    }
+
+    public static void afterVolatileWrite(Object holder) {
+        WorkerRuntime w = worker;
+        if (w != null && w.space().isCopy(holder)) {
+            w.space().written(holder);
+            w.release();
+        } else {
+            HomeRuntime h = home;
+            if (h != null) {
+                h.volatileWritten(holder);
+            }
+        }
+    }
+
+    /**
+     * Whether {@code <clinit>} of {@code owner} runs in this JVM: it runs once, at the home; a
+     * worker fetches the statics it made instead. Enum constants are made on every node (they
+     * travel by name), so enums initialize everywhere; so do interfaces, whose fields are final
+     * constants the class file format does not let dist set.
+     */
+    public static boolean runClassInitializer(Class<?> owner) {
+        if (worker == null || owner.isEnum() || owner.isInterface()) {
+            return true;
+        }
+        InjectedState.setClass(owner, InjectedState.NOT_FETCHED);
+        return false;
+    }
+
+    public static int identityHashCode(Object object) {
+        WorkerRuntime w = worker;
+        if (w != null) {
+            return w.space().identityHash(object);
+        }
+        HomeRuntime h = home;
+        return h != null ? h.identityHash(object) : System.identityHashCode(object);
+    }
+
+    // ---- monitors ----------------------------------------------------------------------------
+    // The JVM monitor taken is always the object's own. Where there is no worker runtime (at the
+    // home, on one node, without dist) these hooks do nothing else: a monitor costs what it costs
+    // on one JVM. On a worker, a copy's monitor is its local monitor, which the node's threads
+    // contend for first, plus the home's, which the holder of the local one takes through its delegate.
+
+    /** Called holding {@code lock}'s JVM monitor, right after {@code monitorenter}. */
+    public static void monitorEntered(Object lock) {
+        if (ON_WORKER) {
+            WorkerRuntime w = worker;
+            if (w != null) {
+                w.monitors().entered(lock);
+            }
+        }
+    }
+
+    /** Called right after {@code monitorexit} let go of {@code lock}'s JVM monitor. */
+    public static void monitorExit(Object lock) {
+        if (ON_WORKER) {
+            WorkerRuntime w = worker;
+            if (w != null) {
+                w.monitors().exited(lock);
+            }
+        }
+    }
+
+    public static void wait(Object lock) throws InterruptedException {
+        wait(lock, 0L);
+    }
+
+    public static void wait(Object lock, long millis) throws InterruptedException {
+        WorkerRuntime w = worker;
+        if (w != null && w.monitors().holdsShared(lock)) {
+            if (millis < 0) {
+                throw new IllegalArgumentException("timeout value is negative");
+            }
+            w.monitors().await(lock, millis);
+        } else {
+            lock.wait(millis);
+        }
+    }
+
+    public static void wait(Object lock, long millis, int nanos) throws InterruptedException {
+        if (nanos < 0 || nanos > 999_999) {
+            throw new IllegalArgumentException("nanosecond timeout value out of range");
+        }
+        WorkerRuntime w = worker;
+        if (w != null && w.monitors().holdsShared(lock)) {
+            wait(lock, nanos > 0 && millis < Long.MAX_VALUE ? millis + 1 : millis);
+        } else {
+            lock.wait(millis, nanos);
+        }
+    }
+
+    public static void notify(Object lock) {
+        WorkerRuntime w = worker;
+        if (w == null || !w.monitors().notify(lock, false)) {
+            lock.notify();
+        }
+    }
+
+    public static void notifyAll(Object lock) {
+        WorkerRuntime w = worker;
+        if (w == null || !w.monitors().notify(lock, true)) {
+            lock.notifyAll();
+        }
+    }
+
+    // ---- threads ----------------------------------------------------------------------------
+
+    public static void start(Thread thread) {
+        HomeRuntime h = home;
+        if (h != null) {
+            h.start(thread);
+        } else {
+            if (worker != null) {
+                ThreadPlacement.record(thread.getName() + ": started by a placed thread, runs on its node");
+            }
+            thread.start();
+            ApplicationThreads.started(thread);
+        }
+    }
+
+    public static void join(Thread thread) throws InterruptedException {
+        join(thread, 0L);
+    }
+
+    public static void join(Thread thread, long millis) throws InterruptedException {
+        HomeRuntime h = home;
+        if (h != null && h.placed().isPlaced(thread)) {
+            if (millis < 0) {
+                throw new IllegalArgumentException("timeout value is negative");
+            }
+            h.placed().join(thread, millis);
+        } else {
+            refuseOnWorker(thread, "join");
+            thread.join(millis);
+        }
+    }
+
+    public static void join(Thread thread, long millis, int nanos) throws InterruptedException {
+        if (nanos < 0 || nanos > 999_999) {
+            throw new IllegalArgumentException("nanosecond timeout value out of range");
+        }
+        HomeRuntime h = home;
+        if (h != null && h.placed().isPlaced(thread)) {
+            join(thread, nanos > 0 && millis < Long.MAX_VALUE ? millis + 1 : millis);
+        } else {
+            refuseOnWorker(thread, "join");
+            thread.join(millis, nanos);
+        }
+    }
+
+    public static boolean isAlive(Thread thread) {
+        HomeRuntime h = home;
+        if (h != null) {
+            return h.placed().isAlive(thread);
+        }
+        refuseOnWorker(thread, "isAlive");
+        return thread.isAlive();
+    }
+
+    public static Thread.State threadState(Thread thread) {
+        HomeRuntime h = home;
+        if (h != null && h.placed().isPlaced(thread)) {
+            return h.placed().threadState(thread);
+        }
+        refuseOnWorker(thread, "getState");
+        return thread.getState();
+    }
+
+    @SuppressWarnings("deprecation") // Thread.threadId() is Java 19+; dist runs on 17
+    public static long threadId(Thread thread) {
+        WorkerRuntime w = worker;
+        return w != null ? w.threads().threadId(thread) : thread.getId();
+    }
+
+    public static void interrupt(Thread thread) {
+        HomeRuntime h = home;
+        if (h != null && h.placed().isPlaced(thread)) {
+            h.placed().interrupt(thread);
+        } else {
+            refuseOnWorker(thread, "interrupt");
+            InterruptGate.interrupt(thread);
+        }
+    }
+
+    public static Thread currentThread() {
+        WorkerRuntime w = worker;
+        return w != null ? w.threads().currentThread() : Thread.currentThread();
+    }
+
+    public static void sleep(long millis) throws InterruptedException {
+        Thread.sleep(millis);
+    }
+
+    public static void sleep(long millis, int nanos) throws InterruptedException {
+        Thread.sleep(millis, nanos);
+    }
+
+    /** A thread placed elsewhere, seen from a worker: its real state is at the home, not here. */
+    private static void refuseOnWorker(Thread thread, String operation) {
+        WorkerRuntime w = worker;
+        if (w != null && w.space().isCopy(thread)) {
+            w.stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + Thread.currentThread().getName() + " on a worker called "
+                    + operation + " on thread " + thread.getName() + ", which runs on another node; only threads at the"
+                    + " home can do that to a thread on another node (start and join such threads from main, or run the"
+                    + " program with --nodes 1)");
+        }
+    }
+
+    // ---- native methods ---------------------------------------------------------------------
+
+    /**
+     * Called before each call of a native method of an application class. Its library and native
+     * state are the home's: libraries are loaded by class initializers, which run at the home only
+     * (see {@link #runClassInitializer}), and native state is outside the object space. So it runs
+     * at the home, and a call on a worker stops the run, naming the method, before anything runs.
+     */
+    public static void nativeMethod(Class<?> owner, String name) {
+        WorkerRuntime w = worker;
+        if (w != null) {
+            w.stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + Thread.currentThread().getName()
+                    + " on a worker called native method "
+                    + owner.getName() + "." + name + "; native methods of application classes run only at the home,"
+                    + " where their library and native state are (make the native calls from main, or run the program"
+                    + " with --nodes 1)");
+        }
+    }
+
+    // ---- the end of the program -------------------------------------------------------------
+
+    public static void exit(int status) {
+        WorkerRuntime w = worker;
+        if (w != null) {
+            w.stop(status, "");
+        }
+        System.exit(status);
+    }
+
+    public static void exit(Runtime runtime, int status) {
+        WorkerRuntime w = worker;
+        if (w != null) {
+            w.stop(status, "");
+        }
+        runtime.exit(status);
+    }
+
+    public static void halt(Runtime runtime, int status) {
+        WorkerRuntime w = worker;
+        if (w != null) {
+            w.stop(status, "");
+        }
+        runtime.halt(status);
+    }
+}

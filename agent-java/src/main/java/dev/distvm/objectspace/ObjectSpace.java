@@ -1,0 +1,84 @@
+package dev.distvm.objectspace;
+
+import dev.distvm.coordinator.Membership;
+import dev.distvm.coordinator.proto.NodeInfo;
+import dev.distvm.transport.Endpoint;
+import java.util.function.Supplier;
+
+/**
+ * The node's way into the object space: starts this node's side of it (the node runtime calls it
+ * once its membership is known), and says what it holds for the node's report.
+ */
+public final class ObjectSpace {
+    private static volatile boolean worker;
+
+    private ObjectSpace() {}
+
+    /**
+     * Says whether this JVM is a worker; the agent calls it first of all, before the object space
+     * or any application code runs, since the hooks read it once ({@code Hooks.ON_WORKER}).
+     */
+    public static void declareRole(boolean isWorker) {
+        worker = isWorker;
+    }
+
+    static boolean isWorker() {
+        return worker;
+    }
+
+    /** @param mainThread the thread that runs {@code main}, or null when dist was attached late */
+    public static void startHome(Endpoint endpoint, Membership membership, ClassLoader applicationLoader,
+                                 Thread mainThread) {
+        Hooks.home = new HomeRuntime(endpoint, membership, applicationLoader, mainThread);
+    }
+
+    /** @param homeAddress the home's transport address, asked for at each use (it is learned late) */
+    public static void startWorker(Endpoint endpoint, Supplier<String> homeAddress, ClassLoader applicationLoader) {
+        if (!Hooks.onWorker()) {
+            // The hooks would treat every copy as a local object: stop rather than compute wrongly.
+            throw new IllegalStateException("dist's hooks were initialized before this node knew it is a worker");
+        }
+        Hooks.worker = new WorkerRuntime(endpoint, homeAddress, applicationLoader);
+    }
+
+    /** A membership change seen at the home: a dead node that runs placed threads ends the run. */
+    public static void nodeChanged(NodeInfo node) {
+        HomeRuntime home = Hooks.home;
+        if (home != null) {
+            home.nodeChanged(node);
+        }
+    }
+
+    /**
+     * Frees what the program no longer reaches, for a report of what is held: full collections,
+     * and on a worker, the home told which copies went (which may free masters there).
+     */
+    public static void collectGarbage() throws InterruptedException {
+        WorkerRuntime worker = Hooks.worker;
+        if (worker != null) {
+            worker.collector().settle();
+        }
+        System.gc();
+        HomeRuntime home = Hooks.home;
+        if (home != null) {
+            home.awaitCollected();
+        }
+    }
+
+    /** Shared things whose master is here (at the home) and copies held here (on a worker). */
+    public static long homedObjects() {
+        HomeRuntime home = Hooks.home;
+        return home == null ? 0 : home.homedObjects();
+    }
+
+    public static long cachedCopies() {
+        WorkerRuntime worker = Hooks.worker;
+        return worker == null ? 0 : worker.space().copyCount();
+    }
+
+    /** Copies freed on this worker that the home has not forgotten yet. */
+    public static long tombstones() {
+        WorkerRuntime worker = Hooks.worker;
+        return worker == null ? 0 : worker.space().tombstoneCount();
+    }
+}

@@ -1,0 +1,162 @@
+package dev.distvm.objectspace;
+
+import dev.distvm.common.Log;
+import dev.distvm.coordinator.proto.NodeInfo;
+import dev.distvm.coordinator.proto.NodeState;
+import dev.distvm.exit.Exits;
+import dev.distvm.node.proto.NodeMessageType;
+import dev.distvm.transport.Endpoint;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The home's record of the threads it placed on workers. The Thread object at the home stays the
+ * logical thread: {@code join}, {@code isAlive}, {@code getState} and {@code interrupt} of it answer
+ * from here (asking the node it runs on where needed), until and after it ends.
+ */
+final class PlacedThreads {
+    private final Endpoint endpoint;
+    /** Every placed thread the program still reaches, ended ones included (join, isAlive and getState answer for them). */
+    private final WeakIdentityMap<Thread, Placed> placedByThread = new WeakIdentityMap<>();
+    /** The placed threads that have not ended, by id. */
+    private final Map<Long, Placed> placedById = new HashMap<>();
+
+    /** A thread placed on a worker, as the home sees it; once ended, it lets go of the thread. */
+    private static final class Placed {
+        Thread shell;
+        final NodeInfo node;
+        boolean ended;
+
+        Placed(Thread shell, NodeInfo node) {
+            this.shell = shell;
+            this.node = node;
+        }
+    }
+
+    PlacedThreads(Endpoint endpoint) {
+        this.endpoint = endpoint;
+    }
+
+    @SuppressWarnings("deprecation") // getId: threadId() is Java 19+
+    synchronized void placed(Thread thread, NodeInfo node) {
+        Placed placed = new Placed(thread, node);
+        placedByThread.put(thread, placed);
+        placedById.put(thread.getId(), placed);
+    }
+
+    /** Adds one to the load of each node for each placed thread that runs there. */
+    synchronized void addLoad(Map<Integer, Integer> load) {
+        for (Placed placed : placedById.values()) {
+            if (!placed.ended) {
+                load.merge(placed.node.getId(), 1, Integer::sum);
+            }
+        }
+    }
+
+    synchronized boolean isPlaced(Thread thread) {
+        return placedByThread.get(thread) != null;
+    }
+
+    synchronized boolean isAlive(Thread thread) {
+        Placed placed = placedByThread.get(thread);
+        return placed == null ? thread.isAlive() : !placed.ended;
+    }
+
+    /** Joins a placed thread: returns when it ended or after {@code millis} (0: no limit). */
+    synchronized void join(Thread thread, long millis) throws InterruptedException {
+        Placed placed = placedByThread.get(thread);
+        long deadline = System.currentTimeMillis() + millis;
+        while (!placed.ended) {
+            long left = millis == 0 ? 0 : deadline - System.currentTimeMillis();
+            if (millis != 0 && left <= 0) {
+                return;
+            }
+            wait(left);
+        }
+    }
+
+    /** The state of a placed thread, asked of the node it runs on. */
+    @SuppressWarnings("deprecation")
+    Thread.State threadState(Thread thread) {
+        Placed placed;
+        synchronized (this) {
+            placed = placedByThread.get(thread);
+            if (placed.ended) {
+                return Thread.State.TERMINATED;
+            }
+        }
+        ByteBuffer state = SpaceMessages.call(endpoint, placed.node.getAddress(), NodeMessageType.SPACE_THREAD_STATE_VALUE,
+                SpaceMessages.ofLong(thread.getId()), java.time.Duration.ofSeconds(30));
+        synchronized (this) {
+            return placed.ended ? Thread.State.TERMINATED : Thread.State.values()[state.get(0)];
+        }
+    }
+
+    @SuppressWarnings("deprecation")
+    void interrupt(Thread thread) {
+        Placed placed;
+        synchronized (this) {
+            placed = placedByThread.get(thread);
+        }
+        if (placed.ended) {
+            return;
+        }
+        // The thread's node interrupts it; if it is in a wait on a shared object, it passes the
+        // interrupt on to its delegate here (only it knows whether the interrupt was consumed).
+        SpaceMessages.send(endpoint, placed.node.getAddress(), NodeMessageType.SPACE_INTERRUPT_VALUE,
+                SpaceMessages.ofLong(thread.getId()));
+    }
+
+    /**
+     * The placed thread {@code id} ended on its node, having thrown {@code uncaught} (or null).
+     * The thread's handler (its own, else its group's, which calls the default one or prints the
+     * stack trace) runs here, where the logical thread is, before a join of the thread returns, as
+     * on one JVM. It is the program's code and may block, which the caller (the transport's reader
+     * thread) must not: it runs on a thread of its own, named as the logical thread.
+     */
+    void threadEnded(long id, Throwable uncaught) {
+        Placed placed;
+        synchronized (this) {
+            placed = placedById.get(id);
+        }
+        if (uncaught == null) {
+            ended(placed, id);
+            return;
+        }
+        Thread shell = placed.shell;
+        Thread handler = new Thread(() -> {
+            try {
+                shell.getUncaughtExceptionHandler().uncaughtException(shell, uncaught);
+            } catch (Throwable ignored) {
+                // the JVM ignores what an uncaught-exception handler throws
+            } finally {
+                ended(placed, id);
+            }
+        }, shell.getName());
+        handler.start();
+    }
+
+    /** The logical thread ended: joins return, and nothing here keeps its Thread any more. */
+    private synchronized void ended(Placed placed, long id) {
+        placed.ended = true;
+        placed.shell = null;
+        placedById.remove(id);
+        notifyAll();
+    }
+
+    /** The membership event that matters here: a node holding placed threads died. */
+    void nodeChanged(NodeInfo node) {
+        if (node.getState() == NodeState.DEAD) {
+            synchronized (this) {
+                for (Placed placed : placedById.values()) {
+                    if (!placed.ended && placed.node.getId() == node.getId()) {
+                        Log.warn("node " + node.getId() + " died while running thread " + placed.shell.getName());
+                        Exits.exitSoon(1, "a node running application threads died; the run cannot go on");
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package dev.distvm.objectspace;
+
+import dev.distvm.common.DaemonThreads;
+import dev.distvm.exit.Exits;
+import dev.distvm.node.proto.NodeMessageType;
+import dev.distvm.report.ApplicationThreads;
+import dev.distvm.transport.Endpoint;
+import dev.distvm.transport.Inbound;
+import dev.distvm.transport.WireBuffer;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The threads the home placed on this worker: each starts from the home's message (its task and a
+ * refresh: the start is an acquire here), runs as its logical thread ({@code currentThread()}
+ * answers the home's Thread), and ends with a release that carries its uncaught exception home.
+ */
+final class ThreadsPlacedHere {
+    private final WorkerRuntime runtime;
+    private final Endpoint endpoint;
+    private final WorkerSpace space;
+    private final Map<Long, Thread> running = new ConcurrentHashMap<>();
+    private final ThreadLocal<PlacedHere> placedHere = new ThreadLocal<>();
+    private final ExecutorService starter = Executors.newSingleThreadExecutor(DaemonThreads.named("dist-thread-starter"));
+
+    /** The logical thread a worker thread runs for. */
+    private record PlacedHere(long id, String name, Thread logical) {}
+
+    ThreadsPlacedHere(WorkerRuntime runtime, Endpoint endpoint, WorkerSpace space) {
+        this.runtime = runtime;
+        this.endpoint = endpoint;
+        this.space = space;
+        // Decoding may load classes from the home: a blocking call, so not on the transport's reader.
+        SpaceMessages.serve(endpoint, NodeMessageType.SPACE_THREAD_START_VALUE,
+                m -> CompletableFuture.supplyAsync(() -> startPlaced(m), starter));
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_INTERRUPT_VALUE, m -> {
+            Thread thread = running.get(SpaceMessages.longOf(SpaceMessages.body(m)));
+            if (thread != null) {
+                InterruptGate.interrupt(thread);
+            }
+            return null;
+        });
+        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_THREAD_STATE_VALUE, m -> {
+            Thread thread = running.get(SpaceMessages.longOf(SpaceMessages.body(m)));
+            // Not running here any more: it ended, and its end is on its way to the home.
+            Thread.State state = thread == null ? Thread.State.TERMINATED : thread.getState();
+            return SpaceMessages.of(new byte[] {(byte) state.ordinal()});
+        });
+    }
+
+    private WireBuffer startPlaced(Inbound message) {
+        space.receive(SpaceMessages.body(message), (reader, acknowledged) -> {
+            long id = reader.body().getLong();
+            String name = reader.string();
+            boolean daemon = reader.body().get() != 0;
+            int priority = reader.body().getInt();
+            Runnable task = ThreadTasks.read(reader, space.loader());
+            space.applyChanges(reader, acknowledged); // what happened-before start(), into copies held here
+            Thread thread = new Thread(() -> runPlaced(id, name, task), name);
+            thread.setDaemon(daemon);
+            thread.setPriority(priority);
+            thread.setContextClassLoader(space.loader());
+            running.put(id, thread);
+            thread.start();
+            return null;
+        });
+        return null;
+    }
+
+    private void runPlaced(long id, String name, Runnable task) {
+        Thread logical = task instanceof Thread subclass ? subclass : Thread.currentThread();
+        placedHere.set(new PlacedHere(id, name, logical));
+        ApplicationThreads.placed(Thread.currentThread(), id);
+        Throwable uncaught = null;
+        try {
+            task.run();
+        } catch (Throwable e) {
+            uncaught = e; // its handler runs at the home, where the logical thread lives
+        }
+        Throwable thrown = uncaught;
+        System.out.flush();
+        System.err.flush();
+        try {
+            runtime.release(NodeMessageType.SPACE_THREAD_END_VALUE, w -> {
+                w.body().appendLong(id);
+                w.body().appendBoolean(thrown != null);
+                if (thrown != null) {
+                    UncaughtExceptions.write(thrown, w.body());
+                }
+            });
+        } catch (RuntimeException e) {
+            runtime.stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + name + " on node " + endpoint.nodeId()
+                    + " cannot end coherently: " + WorkerRuntime.reason(e));
+        } finally {
+            running.remove(id);
+        }
+    }
+
+    Thread currentThread() {
+        PlacedHere here = placedHere.get();
+        return here == null ? Thread.currentThread() : here.logical();
+    }
+
+    @SuppressWarnings("deprecation")
+    long threadId(Thread thread) {
+        PlacedHere here = placedHere.get();
+        if (here != null && thread == here.logical()) {
+            return here.id();
+        }
+        return thread.getId();
+    }
+
+    /** Whether no placed thread runs here (a staleness tick then has nothing to carry). */
+    boolean noneRunning() {
+        return running.isEmpty();
+    }
+
+    /** The names of the placed threads running here. */
+    List<String> runningNames() {
+        return running.values().stream().map(Thread::getName).toList();
+    }
+}

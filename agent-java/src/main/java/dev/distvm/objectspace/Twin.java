@@ -1,0 +1,243 @@
+package dev.distvm.objectspace;
+
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The values of a holder (object, array or class statics) that two sides last agreed on (twin/diff,
+ * as in TreadMarks). On a worker it sits beside each copy: a release sends what differs from it; a
+ * refresh at acquire takes the home's values only where the copy still equals its twin, so a write
+ * that a thread of the worker makes meanwhile is not overwritten. At the home one twin per (worker,
+ * holder) records what that worker last saw, so a refresh sends only what changed since. Writers of
+ * the holder never touch the twin and need no lock; operations on one twin are serialized by its
+ * monitor. Arrays of primitives are compared and carried in bulk ranges; everything else slot by
+ * slot.
+ */
+abstract class Twin {
+    /** A new value for {@code slot}; for a primitive array, a {@link MaskedRun} from element {@code slot} on. */
+    record Change(int slot, Object value) {}
+
+    /** The twin of a holder whose current values both sides have. */
+    static Twin of(Object holder) {
+        return PrimitiveArrays.isPrimitiveArray(holder) ? new ArrayTwin(holder) : new SlotTwin(holder);
+    }
+
+    /** Gives a fresh holder the state another node sent (as {@link #state} wrote it) and returns its twin. */
+    static Twin install(Object holder, Object[] state) {
+        if (PrimitiveArrays.isPrimitiveArray(holder)) {
+            System.arraycopy(state[0], 0, holder, 0, java.lang.reflect.Array.getLength(holder));
+        } else {
+            Slots slots = Slots.of(holder);
+            for (int i = 0; i < state.length; i++) {
+                slots.set(holder, i, state[i]);
+            }
+        }
+        VarHandle.releaseFence();
+        return of(holder);
+    }
+
+    /** The holder's whole state as a message carries it. */
+    abstract Object[] state();
+
+    /**
+     * A new instance holding the values both sides last agreed on: a copy the worker's garbage
+     * collector freed and a home message names again (made without a constructor, as a copy is).
+     */
+    abstract Object recreate();
+
+    /** Whether this is a primitive array's twin: its state is one bulk array, its changes {@link MaskedRun}s. */
+    abstract boolean inChunks();
+
+    /**
+     * What changed since the two sides last agreed; the twin then holds the values returned, not
+     * the holder's values of a moment later, so a write racing with this call stays a difference
+     * for the next one.
+     */
+    abstract List<Change> changes(Object holder);
+
+    /**
+     * A copy takes the values of a home message, except where it was written here since it last
+     * agreed, and except slots that this worker released after the home wrote the message: the
+     * home had applied {@code acknowledged} of this worker's releases then, and a release travels
+     * without waiting for the home, so a message written before the home applied it may arrive
+     * after it (its value there is older than the released one, which the home has by now).
+     */
+    abstract void refresh(Object copy, List<Change> fromHome, long acknowledged);
+
+    /** This worker released {@code changes} as its release number {@code release}. */
+    abstract void released(List<Change> changes, long release);
+
+    /**
+     * The home takes a worker's writes into the master, volatile fields last, so a thread that sees
+     * a volatile write also sees the plain writes released with it.
+     */
+    abstract void apply(Object master, List<Change> fromWorker);
+
+    private static final class SlotTwin extends Twin {
+        private final Class<?> type;
+        private final Slots slots;
+        private final Object[] agreed;
+        /** Per slot, the number of this worker's last release that carried it (copies only; null until one did). */
+        private long[] stamps;
+
+        SlotTwin(Object holder) {
+            this.type = holder.getClass();
+            this.slots = Slots.of(holder);
+            this.agreed = new Object[slots.count(holder)];
+            for (int i = 0; i < agreed.length; i++) {
+                agreed[i] = slots.get(holder, i);
+            }
+        }
+
+        @Override
+        Object[] state() {
+            return agreed;
+        }
+
+        @Override
+        synchronized Object recreate() {
+            Object holder = Instances.create(type.isArray() ? Holders.Kind.ARRAY : Holders.Kind.OBJECT, type, agreed.length);
+            for (int i = 0; i < agreed.length; i++) {
+                slots.set(holder, i, agreed[i]);
+            }
+            return holder;
+        }
+
+        @Override
+        boolean inChunks() {
+            return false;
+        }
+
+        @Override
+        synchronized List<Change> changes(Object holder) {
+            List<Change> changes = new ArrayList<>();
+            for (int i = 0; i < agreed.length; i++) {
+                Object current = slots.get(holder, i);
+                if (!slots.same(i, current, agreed[i])) {
+                    changes.add(new Change(i, current));
+                    agreed[i] = current;
+                }
+            }
+            return changes;
+        }
+
+        @Override
+        synchronized void refresh(Object copy, List<Change> fromHome, long acknowledged) {
+            for (Change change : fromHome) {
+                int slot = change.slot();
+                if (stamps != null && stamps[slot] > acknowledged) {
+                    continue;
+                }
+                slots.compareAndSet(copy, slot, agreed[slot], change.value());
+                agreed[slot] = change.value();
+            }
+        }
+
+        @Override
+        synchronized void released(List<Change> changes, long release) {
+            if (stamps == null) {
+                stamps = new long[agreed.length];
+            }
+            for (Change change : changes) {
+                stamps[change.slot()] = release;
+            }
+        }
+
+        @Override
+        synchronized void apply(Object master, List<Change> fromWorker) {
+            for (boolean volatilePass : new boolean[] {false, true}) {
+                for (Change change : fromWorker) {
+                    if (slots.isVolatile(change.slot()) == volatilePass) {
+                        slots.set(master, change.slot(), change.value());
+                        agreed[change.slot()] = change.value();
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * A primitive array: a clone as the twin, compared with vectorized range compares; differences
+     * travel as {@link MaskedRun}s, which carry and apply only the elements that changed (an
+     * unchanged element applied would overwrite a write another node made to it meanwhile).
+     */
+    private static final class ArrayTwin extends Twin {
+        private final Object agreed;
+        private final int length;
+        /** Per element, the number of this worker's last release that carried it (copies only; null until one did). */
+        private long[] stamps;
+
+        ArrayTwin(Object holder) {
+            this.length = java.lang.reflect.Array.getLength(holder);
+            this.agreed = PrimitiveArrays.copyOfRange(holder, 0, length);
+        }
+
+        @Override
+        Object[] state() {
+            return new Object[] {agreed};
+        }
+
+        @Override
+        synchronized Object recreate() {
+            return PrimitiveArrays.copyOfRange(agreed, 0, length);
+        }
+
+        @Override
+        boolean inChunks() {
+            return true;
+        }
+
+        @Override
+        synchronized List<Change> changes(Object holder) {
+            List<Change> changes = new ArrayList<>();
+            int from = PrimitiveArrays.mismatch(holder, agreed, 0, length);
+            while (from >= 0) {
+                int window = Math.min(MaskedRun.WINDOW, length - from);
+                MaskedRun run = MaskedRun.diff(holder, agreed, from, window);
+                if (run != null) {
+                    run.applyTo(agreed, from);
+                    changes.add(new Change(from, run));
+                }
+                int next = from + window;
+                from = next < length ? PrimitiveArrays.mismatch(holder, agreed, next, length) : -1;
+            }
+            return changes;
+        }
+
+        @Override
+        synchronized void refresh(Object copy, List<Change> fromHome, long acknowledged) {
+            for (Change change : fromHome) {
+                MaskedRun run = (MaskedRun) change.value();
+                if (stamps != null) {
+                    run = run.notStampedAfter(stamps, change.slot(), acknowledged);
+                }
+                if (run != null) {
+                    run.refresh(copy, agreed, change.slot());
+                    run.applyTo(agreed, change.slot());
+                }
+            }
+            VarHandle.releaseFence();
+        }
+
+        @Override
+        synchronized void released(List<Change> changes, long release) {
+            if (stamps == null) {
+                stamps = new long[length];
+            }
+            for (Change change : changes) {
+                ((MaskedRun) change.value()).stamp(stamps, change.slot(), release);
+            }
+        }
+
+        @Override
+        synchronized void apply(Object master, List<Change> fromWorker) {
+            for (Change change : fromWorker) {
+                MaskedRun run = (MaskedRun) change.value();
+                run.applyTo(master, change.slot());
+                run.applyTo(agreed, change.slot());
+            }
+            VarHandle.releaseFence();
+        }
+    }
+}

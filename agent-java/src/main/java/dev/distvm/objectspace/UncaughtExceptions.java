@@ -1,0 +1,106 @@
+package dev.distvm.objectspace;
+
+import dev.distvm.transport.WireBuffer;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.ByteBuffer;
+
+/**
+ * An exception that ended a placed thread, written on its worker and rebuilt at the home, where
+ * the logical thread lives and its uncaught-exception handler (its own, its group's, the default
+ * one) runs as on one JVM. Exceptions are JDK objects, which the object space does not share, so
+ * what travels is what handlers and stack traces read: the class, the message, the stack trace,
+ * the cause and the suppressed exceptions. The rebuilt exception is of the same class, allocated
+ * without a constructor and given the state of a fresh {@code Throwable} (the agent opens
+ * {@code java.lang} to dist); fields that an application exception class adds keep their default
+ * values at the home.
+ */
+final class UncaughtExceptions {
+    /** Deeper cause chains are cut: a chain that long is a cycle or a bug, and the handler still gets its top. */
+    private static final int MAX_DEPTH = 64;
+
+    private UncaughtExceptions() {}
+
+    static void write(Throwable thrown, WireBuffer out) {
+        write(thrown, out, 0);
+    }
+
+    private static void write(Throwable thrown, WireBuffer out, int depth) {
+        out.appendString(thrown.getClass().getName());
+        writeNullable(out, thrown.getMessage());
+        StackTraceElement[] stack = thrown.getStackTrace();
+        out.appendInt(stack.length);
+        for (StackTraceElement element : stack) {
+            writeNullable(out, element.getClassLoaderName());
+            writeNullable(out, element.getModuleName());
+            writeNullable(out, element.getModuleVersion());
+            out.appendString(element.getClassName());
+            out.appendString(element.getMethodName());
+            writeNullable(out, element.getFileName());
+            out.appendInt(element.getLineNumber());
+        }
+        Throwable cause = thrown.getCause();
+        boolean followCause = cause != null && cause != thrown && depth < MAX_DEPTH;
+        out.appendBoolean(followCause);
+        if (followCause) {
+            write(cause, out, depth + 1);
+        }
+        Throwable[] suppressed = depth < MAX_DEPTH ? thrown.getSuppressed() : new Throwable[0];
+        out.appendInt(suppressed.length);
+        for (Throwable each : suppressed) {
+            write(each, out, depth + 1);
+        }
+    }
+
+    static Throwable read(ByteBuffer in, ClassLoader loader) {
+        String className = WireReader.string(in);
+        String message = readNullable(in);
+        int depth = in.getInt();
+        WireReader.bounded(in, depth);
+        StackTraceElement[] stack = new StackTraceElement[depth];
+        for (int i = 0; i < stack.length; i++) {
+            stack[i] = new StackTraceElement(readNullable(in), readNullable(in), readNullable(in), WireReader.string(in),
+                    WireReader.string(in), readNullable(in), in.getInt());
+        }
+        Throwable cause = in.get() != 0 ? read(in, loader) : null;
+        Throwable rebuilt = rebuild(className, message, cause, loader);
+        rebuilt.setStackTrace(stack);
+        int suppressed = in.getInt();
+        for (int i = 0; i < suppressed; i++) {
+            rebuilt.addSuppressed(read(in, loader));
+        }
+        return rebuilt;
+    }
+
+    private static Throwable rebuild(String className, String message, Throwable cause, ClassLoader loader) {
+        Throwable template = new Throwable(message, cause);
+        try {
+            Class<?> type = Class.forName(className, false, loader);
+            if (!Throwable.class.isAssignableFrom(type)) {
+                throw new ClassCastException(className + " is not a Throwable");
+            }
+            Throwable rebuilt = (Throwable) Instances.object(type);
+            for (Field field : Throwable.class.getDeclaredFields()) {
+                if (!Modifier.isStatic(field.getModifiers())) {
+                    field.setAccessible(true);
+                    field.set(rebuilt, field.get(template));
+                }
+            }
+            return rebuilt;
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            // The home cannot make one of that class: the handler still gets the thread's exception, named.
+            return new Throwable(className + (message == null ? "" : ": " + message), cause);
+        }
+    }
+
+    private static void writeNullable(WireBuffer out, String text) {
+        out.appendBoolean(text != null);
+        if (text != null) {
+            out.appendString(text);
+        }
+    }
+
+    private static String readNullable(ByteBuffer in) {
+        return in.get() != 0 ? WireReader.string(in) : null;
+    }
+}

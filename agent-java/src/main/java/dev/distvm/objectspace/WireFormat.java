@@ -1,0 +1,30 @@
+package dev.distvm.objectspace;
+
+import dev.distvm.objectspace.Twin.Change;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiConsumer;
+
+/** The part that object-space messages share: groups of changes. */
+final class WireFormat {
+    private WireFormat() {}
+
+    /** A holder's changes as one group of a message. */
+    record Group(long id, List<Change> changes, boolean inChunks) {}
+
+    static void changeGroups(WireWriter writer, List<Group> groups) {
+        writer.body().appendInt(groups.size());
+        for (Group group : groups) {
+            writer.changes(group.id(), group.changes(), group.inChunks());
+        }
+    }
+
+    static void readChangeGroups(WireReader reader, BiConsumer<Long, List<Change>> each) {
+        int groups = reader.body().getInt();
+        for (int g = 0; g < groups; g++) {
+            List<Change> changes = new ArrayList<>();
+            long id = reader.changes(changes);
+            each.accept(id, changes);
+        }
+    }
+}

@@ -1,0 +1,202 @@
+package dev.distvm.objectspace;
+
+import dev.distvm.objectspace.Twin.Change;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads what {@link WireWriter} wrote: first every holder the message carries whole (created or
+ * found locally, then filled, so references between them resolve), then the body. Sizes are
+ * bounded by the message; an unknown tag or id fails the read rather than guessing, and a message
+ * cut short fails it with a {@link java.nio.BufferUnderflowException}.
+ */
+final class WireReader {
+    /** A holder the message carried whole, with the values it arrived with. */
+    record Arrived(long id, Object holder, Object[] values) {}
+
+    private final Holders holders;
+    private final ClassLoader loader;
+    private final ByteBuffer in;
+    private final List<Arrived> arrived = new ArrayList<>();
+    private final long sequence;
+    private final long acknowledged;
+
+    /** Reads {@code message} (index 0 its first byte; not copied, and not to be changed while this reads it). */
+    WireReader(Holders holders, ClassLoader loader, ByteBuffer message) {
+        this.holders = holders;
+        this.loader = loader;
+        this.in = message.duplicate();
+        sequence = in.getLong(0);
+        acknowledged = in.getLong(Long.BYTES);
+        int bodyLength = in.getInt(2 * Long.BYTES);
+        if (bodyLength < 0 || bodyLength > in.limit() - WireWriter.BODY_START) {
+            throw new IllegalArgumentException("object-space message: a body of " + bodyLength + " bytes does not fit the message");
+        }
+        int bodyEnd = WireWriter.BODY_START + bodyLength;
+        in.position(bodyEnd);
+        readHolders();
+        in.limit(bodyEnd).position(WireWriter.BODY_START);
+    }
+
+    /**
+     * A message's first number (see {@link WireWriter#finish(long, long)}), read without decoding
+     * anything else: a worker applies the home's messages in this order, which it must know before
+     * it creates the holders a message carries.
+     */
+    static long sequenceOf(ByteBuffer message) {
+        if (message.limit() < WireWriter.BODY_START) {
+            throw new IllegalArgumentException("object-space message of " + message.limit() + " bytes has no numbers");
+        }
+        return message.getLong(0);
+    }
+
+    /** From the home: its number for this message; from a worker: the release's number, or 0. */
+    long sequence() {
+        return sequence;
+    }
+
+    /** From the home: how many of the receiving worker's releases it had applied when it wrote this. */
+    long acknowledged() {
+        return acknowledged;
+    }
+
+    /** The holders carried whole, in message order; the caller decides how to install them. */
+    List<Arrived> arrived() {
+        return arrived;
+    }
+
+    /** The message's own fields, in the order its writer put them ({@link WireWriter#body()}). */
+    ByteBuffer body() {
+        return in;
+    }
+
+    /** A string the writer appended with {@code WireBuffer.appendString}. */
+    String string() {
+        return string(in);
+    }
+
+    Object value() {
+        return read();
+    }
+
+    Object ref() {
+        return resolve(in.getLong());
+    }
+
+    /** [id][count]([slot][value])*, as {@link WireWriter#changes} wrote it; returns the holder's id. */
+    long changes(List<Change> into) {
+        long id = in.getLong();
+        int count = in.getInt();
+        bounded(in, count);
+        for (int i = 0; i < count; i++) {
+            into.add(new Change(in.getInt(), read()));
+        }
+        return id;
+    }
+
+    /** [int length][UTF-8 bytes], as {@code WireBuffer.appendString} wrote it. */
+    static String string(ByteBuffer in) {
+        int length = in.getInt();
+        bounded(in, length);
+        byte[] utf8 = new byte[length];
+        in.get(utf8);
+        return new String(utf8, StandardCharsets.UTF_8);
+    }
+
+    private void readHolders() {
+        int count = in.getInt();
+        bounded(in, count);
+        long[] ids = new long[count];
+        Holders.Kind[] kinds = new Holders.Kind[count];
+        Class<?>[] types = new Class<?>[count];
+        int[] lengths = new int[count];
+        int[] identityHashes = new int[count];
+        Object[] created = new Object[count];
+        boolean[] isNew = new boolean[count];
+        for (int i = 0; i < count; i++) {
+            ids[i] = in.getLong();
+            created[i] = holders.byId(ids[i]);
+            isNew[i] = created[i] == null;
+            kinds[i] = Holders.Kind.values()[Byte.toUnsignedInt(in.get()) % Holders.Kind.values().length];
+            types[i] = load(string(in));
+            lengths[i] = kinds[i] == Holders.Kind.ARRAY ? in.getInt() : 0;
+            bounded(in, lengths[i]);
+            identityHashes[i] = kinds[i] == Holders.Kind.STATICS ? 0 : in.getInt();
+        }
+        // The new instances first, back to back, and only then their bookkeeping: copies that a
+        // program walks in order then lie in memory as they do at the home (interleaved with map
+        // entries, reading a copied array of small objects was twice as slow as reading the home's).
+        for (int i = 0; i < count; i++) {
+            if (isNew[i]) {
+                created[i] = Instances.create(kinds[i], types[i], lengths[i]);
+            }
+        }
+        for (int i = 0; i < count; i++) {
+            if (isNew[i]) {
+                holders.adopt(ids[i], kinds[i], created[i], identityHashes[i]);
+            }
+        }
+        for (int i = 0; i < count; i++) {
+            int slots = in.getInt();
+            bounded(in, slots);
+            Object[] values = new Object[slots];
+            for (int s = 0; s < slots; s++) {
+                values[s] = read();
+            }
+            arrived.add(new Arrived(ids[i], created[i], values));
+        }
+    }
+
+    private Object read() {
+        int tag = Byte.toUnsignedInt(in.get());
+        return switch (tag) {
+            case WireWriter.NULL -> null;
+            case WireWriter.BOOLEAN -> in.get() != 0;
+            case WireWriter.BYTE -> in.get();
+            case WireWriter.CHAR -> in.getChar();
+            case WireWriter.SHORT -> in.getShort();
+            case WireWriter.INT -> in.getInt();
+            case WireWriter.LONG -> in.getLong();
+            case WireWriter.FLOAT -> in.getFloat();
+            case WireWriter.DOUBLE -> in.getDouble();
+            case WireWriter.STRING -> string(in);
+            case WireWriter.CLASS -> load(string(in));
+            case WireWriter.ENUM -> enumConstant(string(in), string(in));
+            case WireWriter.REF -> resolve(in.getLong());
+            case WireWriter.CHUNK -> PrimitiveArrays.read(in);
+            case WireWriter.RUN -> MaskedRun.read(in);
+            default -> throw new IllegalArgumentException("object-space message: unknown value tag " + tag);
+        };
+    }
+
+    private Object resolve(long id) {
+        Object holder = holders.byId(id);
+        if (holder == null) {
+            throw new IllegalStateException("object-space message names object " + Long.toHexString(id)
+                    + ", which this node does not have and the message does not carry");
+        }
+        return holder;
+    }
+
+    Class<?> load(String name) {
+        try {
+            return Class.forName(name, false, loader);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("object-space message names class " + name + ", which is not found here", e);
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private Object enumConstant(String className, String name) {
+        return Enum.valueOf((Class) load(className), name);
+    }
+
+    static void bounded(ByteBuffer in, int count) {
+        // Every counted item takes at least one byte of what is left, so a larger count is a lie.
+        if (count < 0 || count > in.remaining()) {
+            throw new IllegalArgumentException("object-space message: a count of " + count + " does not fit the message");
+        }
+    }
+}

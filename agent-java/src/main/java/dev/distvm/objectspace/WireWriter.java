@@ -1,0 +1,186 @@
+package dev.distvm.objectspace;
+
+import dev.distvm.objectspace.Twin.Change;
+import dev.distvm.transport.WireBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * Writes one object-space message: values, and the full state of every holder the message names
+ * that the destination does not have yet (found transitively, so the destination never sees an id
+ * it cannot resolve). Layout: [sequence][acknowledged][body length][body][holder count][headers][holder states].
+ * The body is written straight into the buffer the transport sends, after room for the three
+ * numbers; the holders, met while the body is written, are appended to it at the end (the reader
+ * creates them before it reads the body). Strings, boxed values and classes travel by value;
+ * application objects, arrays and class statics by id; any other JDK object cannot be shared and
+ * stops the write with {@link UnsharableException}.
+ */
+final class WireWriter {
+    static final int NULL = 0, BOOLEAN = 1, BYTE = 2, CHAR = 3, SHORT = 4, INT = 5, LONG = 6, FLOAT = 7,
+            DOUBLE = 8, STRING = 9, CLASS = 10, REF = 11, ENUM = 12, CHUNK = 13, RUN = 14;
+    /** Where the body starts: after the sequence, the acknowledged count and the body's length. */
+    static final int BODY_START = 2 * Long.BYTES + Integer.BYTES;
+
+    private final Holders holders;
+    private final WireBuffer message = new WireBuffer();
+    private final WireBuffer headers = new WireBuffer();
+    private final WireBuffer states = new WireBuffer();
+    private final Deque<Object[]> pending = new ArrayDeque<>();
+    private final List<Object> shared = new ArrayList<>();
+    private int holderCount;
+
+    WireWriter(Holders holders) {
+        this.holders = holders;
+        message.appendView(BODY_START); // the numbers, known when the message is finished
+    }
+
+    /** The holders this message shared for the first time, in the order it met them. */
+    List<Object> newlyShared() {
+        return shared;
+    }
+
+    /** Where the message's own fields go, in the order its reader takes them. */
+    WireBuffer body() {
+        return message;
+    }
+
+    void value(Object value) {
+        write(message, value);
+        drain();
+    }
+
+    void ref(Object holder) {
+        message.appendLong(idFor(holder));
+        drain();
+    }
+
+    /** A holder's changed slots: [id][count]([slot][value])*; chunks of a primitive array in bulk. */
+    void changes(long id, List<Change> changes, boolean inChunks) {
+        message.appendLong(id);
+        message.appendInt(changes.size());
+        for (Change change : changes) {
+            message.appendInt(change.slot());
+            writeSlotValue(message, change.value(), inChunks);
+        }
+        drain();
+    }
+
+    /** The message of one that is neither a home message nor a release: both numbers 0 (see {@link #finish(long, long)}). */
+    WireBuffer finish() {
+        return finish(0, 0);
+    }
+
+    /**
+     * The message, led by its two numbers, which a receiver reads before anything else (see
+     * {@link WireReader#sequenceOf}): from the home, its number in the stream of messages to that
+     * worker and how many of that worker's releases it had applied when it wrote it; from a worker,
+     * the release's number in that worker's stream of releases (0 when it is not a release) and 0.
+     */
+    WireBuffer finish(long sequence, long acknowledged) {
+        message.putLong(0, sequence);
+        message.putLong(Long.BYTES, acknowledged);
+        message.putInt(2 * Long.BYTES, message.length() - BODY_START);
+        message.appendInt(holderCount);
+        message.appendBytes(headers);
+        message.appendBytes(states);
+        return message;
+    }
+
+    private void drain() {
+        while (!pending.isEmpty()) {
+            Object[] entry = pending.poll();
+            Twin twin = (Twin) entry[1];
+            Object[] values = twin.state();
+            states.appendInt(values.length);
+            for (Object v : values) {
+                writeSlotValue(states, v, twin.inChunks());
+            }
+        }
+    }
+
+    private long idFor(Object holder) {
+        Twin[] state = new Twin[1];
+        long id = holders.share(holder, state);
+        if (state[0] != null) {
+            holderCount++;
+            headers.appendLong(id);
+            if (holder instanceof Class<?> c) {
+                headers.appendByte((byte) Holders.Kind.STATICS.ordinal());
+                headers.appendString(c.getName());
+            } else if (holder.getClass().isArray()) {
+                headers.appendByte((byte) Holders.Kind.ARRAY.ordinal());
+                headers.appendString(holder.getClass().getName());
+                headers.appendInt(java.lang.reflect.Array.getLength(holder));
+                headers.appendInt(holders.identityHash(holder));
+            } else {
+                headers.appendByte((byte) Holders.Kind.OBJECT.ordinal());
+                headers.appendString(holder.getClass().getName());
+                headers.appendInt(holders.identityHash(holder));
+            }
+            pending.add(new Object[] {holder, state[0]});
+            shared.add(holder);
+        }
+        return id;
+    }
+
+    private void writeSlotValue(WireBuffer out, Object value, boolean chunk) {
+        if (value instanceof MaskedRun run) {
+            out.appendByte((byte) RUN);
+            run.write(out);
+        } else if (chunk) {
+            out.appendByte((byte) CHUNK);
+            PrimitiveArrays.write(out, value);
+        } else {
+            write(out, value);
+        }
+    }
+
+    private void write(WireBuffer out, Object value) {
+        if (value == null) {
+            out.appendByte((byte) NULL);
+        } else if (value instanceof Integer v) {
+            out.appendByte((byte) INT);
+            out.appendInt(v);
+        } else if (value instanceof Double v) {
+            out.appendByte((byte) DOUBLE);
+            out.appendDouble(v);
+        } else if (value instanceof Long v) {
+            out.appendByte((byte) LONG);
+            out.appendLong(v);
+        } else if (value instanceof Boolean v) {
+            out.appendByte((byte) BOOLEAN);
+            out.appendBoolean(v);
+        } else if (value instanceof Byte v) {
+            out.appendByte((byte) BYTE);
+            out.appendByte(v);
+        } else if (value instanceof Character v) {
+            out.appendByte((byte) CHAR);
+            out.appendShort((short) v.charValue());
+        } else if (value instanceof Short v) {
+            out.appendByte((byte) SHORT);
+            out.appendShort(v);
+        } else if (value instanceof Float v) {
+            out.appendByte((byte) FLOAT);
+            out.appendFloat(v);
+        } else if (value instanceof String v) {
+            out.appendByte((byte) STRING);
+            out.appendString(v);
+        } else if (value instanceof Class<?> v) {
+            out.appendByte((byte) CLASS);
+            out.appendString(v.getName());
+        } else if (value instanceof Enum<?> v && !Slots.isJdk(v.getDeclaringClass())) {
+            // Enum constants exist on every node (their initializer runs everywhere): by name.
+            out.appendByte((byte) ENUM);
+            out.appendString(v.getDeclaringClass().getName());
+            out.appendString(v.name());
+        } else if (value.getClass().isArray() || !Slots.isJdk(value.getClass())) {
+            out.appendByte((byte) REF);
+            out.appendLong(idFor(value));
+        } else {
+            throw new UnsharableException(value.getClass(), "it is a JDK class, and dist shares only application objects, arrays, strings,"
+                    + " boxed values, classes and enum constants");
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package dev.distvm.objectspace;
+
+import dev.distvm.exit.Exits;
+import dev.distvm.io.WorkerStreams;
+import dev.distvm.node.proto.NodeMessageType;
+import dev.distvm.report.NodeCounters;
+import dev.distvm.transport.Endpoint;
+import dev.distvm.transport.WireBuffer;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/**
+ * A worker's object-space runtime: keeps the copies of the threads the home placed here
+ * ({@link ThreadsPlacedHere}) coherent at acquire (a refresh, a statics fetch) and release, and
+ * bounded in staleness, with their monitors' help ({@link CopyMonitors}); when it cannot, it stops
+ * the run with the reason rather than compute with data that is not coherent.
+ */
+final class WorkerRuntime {
+    private final Endpoint endpoint;
+    private final HomeConnection toHome;
+    private final WorkerSpace space;
+    private final CopyCollector collector;
+    private final ThreadsPlacedHere threads;
+    private final CopyMonitors monitors;
+
+    WorkerRuntime(Endpoint endpoint, Supplier<String> home, ClassLoader loader) {
+        this.endpoint = endpoint;
+        this.toHome = new HomeConnection(endpoint, home);
+        this.space = new WorkerSpace(endpoint::nodeId, loader);
+        this.collector = new CopyCollector(space,
+                request -> SpaceMessages.bytes(toHome.call(NodeMessageType.SPACE_DROP_VALUE, SpaceMessages.of(request),
+                        Duration.ofSeconds(60))));
+        collector.start();
+        this.threads = new ThreadsPlacedHere(this, endpoint, space);
+        this.monitors = new CopyMonitors(this, toHome, space, threads);
+        StalenessBound.start(this::tick);
+        WorkerStreams.redirect(toHome);
+    }
+
+    WorkerSpace space() {
+        return space;
+    }
+
+    CopyCollector collector() {
+        return collector;
+    }
+
+    ThreadsPlacedHere threads() {
+        return threads;
+    }
+
+    CopyMonitors monitors() {
+        return monitors;
+    }
+
+    // ---- coherence --------------------------------------------------------------------------
+
+    /** A release: everything written here since the last one goes home before this returns. */
+    void release() {
+        coherently(() -> release(NodeMessageType.SPACE_FLUSH_VALUE, w -> {}));
+    }
+
+    /** Sends the release without waiting: the home applies it before anything this node sends later. */
+    void release(int type, java.util.function.Consumer<WireWriter> header) {
+        NodeCounters.RELEASES.increment();
+        space.release(header, bytes -> toHome.send(type, bytes));
+    }
+
+    /**
+     * A release of whatever changed and a refresh, while placed threads run here and share
+     * something: what keeps staleness bounded for threads that never synchronize ({@link StalenessBound}).
+     */
+    private void tick() {
+        if (threads.noneRunning() || !space.holdsCopies()) {
+            return;
+        }
+        try {
+            if (space.releaseChanges(bytes -> toHome.send(NodeMessageType.SPACE_FLUSH_VALUE, bytes))) {
+                NodeCounters.RELEASES.increment();
+            }
+            refreshNow();
+        } catch (RuntimeException e) {
+            // The tick carries what the placed threads wrote: the failure is theirs, so name them.
+            stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + String.join(", ", threads.runningNames()) + " on node "
+                    + endpoint.nodeId() + " cannot go on coherently: " + reason(e));
+        }
+    }
+
+    /** An acquire: what others released to the home becomes visible here. */
+    void refresh() {
+        coherently(this::refreshNow);
+    }
+
+    private void refreshNow() {
+        NodeCounters.REFRESHES.increment();
+        ByteBuffer reply = toHome.call(NodeMessageType.SPACE_REFRESH_VALUE, new WireWriter(space).finish(),
+                Duration.ofSeconds(60));
+        space.receive(reply, (reader, acknowledged) -> {
+            space.applyChanges(reader, acknowledged);
+            return null;
+        });
+    }
+
+    /**
+     * Fetches the statics of {@code type} and of its application superclasses (a static field
+     * named through a subclass lives in the class that declares it) from the home, unless they
+     * arrived already. Enums and interfaces keep their own (see {@link Hooks#runClassInitializer}).
+     */
+    void fetchStatics(Class<?> type) {
+        if (space.installed(type)) {
+            return; // the common case (a static synchronized method's every call): no node lock
+        }
+        coherently(() -> space.withLock(() -> {
+            for (Class<?> c = type; c != null && !Slots.isJdk(c); c = c.getSuperclass()) {
+                if (!c.isEnum() && !c.isInterface() && !space.installed(c)) {
+                    fetchStaticsOf(c);
+                }
+            }
+        }));
+    }
+
+    private void fetchStaticsOf(Class<?> type) {
+        NodeCounters.STATICS_FETCHED.increment();
+        WireWriter request = new WireWriter(space);
+        request.body().appendString(type.getName());
+        ByteBuffer reply = toHome.call(NodeMessageType.SPACE_STATICS_VALUE, request.finish(), Duration.ofSeconds(60));
+        space.receive(reply, (reader, acknowledged) -> null);
+    }
+
+    void coherently(Runnable operation) {
+        coherently(() -> {
+            operation.run();
+            return null;
+        });
+    }
+
+    /**
+     * Runs an object-space operation; when it fails (an object of a class dist cannot share yet,
+     * the home refusing or gone) the run stops with the reason: going on would compute with data
+     * that is not coherent.
+     */
+    <T> T coherently(Supplier<T> operation) {
+        try {
+            return operation.get();
+        } catch (RuntimeException e) {
+            stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + threads.currentThread().getName() + " on node "
+                    + endpoint.nodeId() + " cannot go on coherently: " + reason(e));
+            throw e; // not reached: stop waits for the end of the run
+        }
+    }
+
+    /** What a failed object-space operation says to the user: the unsharable class and why, if that was it. */
+    static String reason(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof UnsharableException) {
+                return t.getMessage();
+            }
+        }
+        String message = String.valueOf(e.getMessage());
+        // The home's refusal arrives as text: keep the part that names the class and the reason.
+        String marker = UnsharableException.class.getSimpleName() + ": ";
+        int at = message.indexOf(marker);
+        return at >= 0 ? message.substring(at + marker.length()) : message;
+    }
+
+    // ---- the end ----------------------------------------------------------------------------
+
+    /** Ends the whole run with {@code status}; the home prints {@code why} (if any) and exits. */
+    void stop(int status, String why) {
+        System.out.flush();
+        System.err.flush();
+        WireBuffer message = new WireBuffer();
+        message.appendInt(status);
+        message.appendString(why.length() > 16_000 ? why.substring(0, 16_000) : why);
+        try {
+            toHome.send(NodeMessageType.SPACE_STOP_VALUE, message);
+        } catch (RuntimeException e) {
+            // The home is gone already: the run is ending, and this worker with it.
+        }
+        Exits.awaitExit(); // the home ends the run, and this worker with it
+    }
+}

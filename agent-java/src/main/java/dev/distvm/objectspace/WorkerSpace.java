@@ -1,0 +1,440 @@
+package dev.distvm.objectspace;
+
+import dev.distvm.objectspace.Twin.Change;
+import dev.distvm.objectspace.WireReader.Arrived;
+import dev.distvm.transport.WireBuffer;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import java.util.function.IntSupplier;
+
+/**
+ * A worker's side of the object space: copies of the home's shared things, each with its twin.
+ * The home's messages to this worker are numbered, and are applied here in that order whichever
+ * thread received them (a message may create holders that a later one changes). This worker
+ * numbers its releases, which travel without waiting for the home; each home message says how
+ * many of them the home had applied, so that one written before a release never undoes it (the
+ * twin stamps each slot with the last release that carried it). Releases, and the application of
+ * what the home sends, hold one lock per node. The worker's own objects become shared when a
+ * release makes them reachable from shared data: they are pushed home and from then on are
+ * copies like the others.
+ *
+ * <p>Copies are held weakly: the program decides how long a copy lives, as it would an object
+ * of its own. When the garbage collector frees one, its record stays as a tombstone with its twin
+ * (which keeps what it references alive) until the home agrees to forget it ({@link #dropRequest}):
+ * a home message written before the home saw the drop may still name it, and the copy is then
+ * made again from its twin, the state both sides last agreed on (writes made here after that
+ * were unreachable, but for the one gap written in docs/ARCHITECTURE.md).
+ */
+final class WorkerSpace implements Holders {
+    /**
+     * A copy's bookkeeping, weak to the holder (whose meta may point here); the twin is null while
+     * the copy's state is on its way. Once the holder is collected, a tombstone.
+     */
+    private static final class Copy extends WeakReference<Object> {
+        final long id;
+        /** The identity hash it has on the node that shared it, which this node answers for it too. */
+        final int identityHash;
+        volatile Twin twin;
+
+        Copy(Object holder, long id, int identityHash, Twin twin, ReferenceQueue<Object> collected) {
+            super(holder, collected);
+            this.id = id;
+            this.identityHash = identityHash;
+            this.twin = twin;
+        }
+    }
+
+    /** This node's id, asked at each use: the object space starts before the coordinator has given it one. */
+    private final IntSupplier nodeId;
+    private final ClassLoader loader;
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Signalled when a home message has been applied: the next one may be waiting for its turn. */
+    private final Condition applied = lock.newCondition();
+    /** The number of the last home message applied here; guarded by {@link #lock}. */
+    private long lastApplied;
+    /** The number of the last release sent; guarded by {@link #lock}. */
+    private long lastRelease;
+    /** Every copy and tombstone by id; the maps and sets below are guarded by this object's monitor. */
+    private final Map<Long, Copy> copies = new HashMap<>();
+    private final WeakIdentityMap<Object, Copy> byHolder = new WeakIdentityMap<>();
+    private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
+    /** Tombstones not yet in a drop request. */
+    private final Set<Long> tombstones = new LinkedHashSet<>();
+    /** The tombstones of the drop request in flight, as they were when it was written. */
+    private final Map<Long, Copy> dropping = new HashMap<>();
+    private final WriteTracking<Copy> tracking = new WriteTracking<>();
+    private long lastId;
+
+    WorkerSpace(IntSupplier nodeId, ClassLoader loader) {
+        this.nodeId = nodeId;
+        this.loader = loader;
+    }
+
+    ClassLoader loader() {
+        return loader;
+    }
+
+    @Override
+    public synchronized long idOf(Object holder) {
+        Copy copy = byHolder.get(holder);
+        return copy == null ? 0 : copy.id;
+    }
+
+    /** Copies held here whose holder is alive. */
+    /** Whether any copy (or tombstone) is registered here; cheap, unlike {@link #copyCount}. */
+    synchronized boolean holdsCopies() {
+        return !copies.isEmpty();
+    }
+
+    synchronized int copyCount() {
+        int alive = 0;
+        for (Copy copy : copies.values()) {
+            if (copy.get() != null) {
+                alive++;
+            }
+        }
+        return alive;
+    }
+
+    /** Copies freed here that the home has not agreed to forget yet. */
+    synchronized int tombstoneCount() {
+        return copies.size() - copyCount();
+    }
+
+    /**
+     * Whether the holder is a copy. An application object says so in its injected meta, which
+     * costs a read (this is asked at every monitor operation and volatile access); only arrays and
+     * classes, which have no meta, need the registry. No other JDK object is ever shared.
+     */
+    boolean isCopy(Object holder) {
+        if (holder instanceof Class<?> || holder.getClass().isArray()) {
+            return idOf(holder) != 0;
+        }
+        return InjectedState.metaIfInjected(holder) instanceof Copy;
+    }
+
+    @Override
+    public synchronized Object byId(long id) {
+        Copy copy = copies.get(id);
+        return copy == null ? null : holderOf(copy);
+    }
+
+    @Override
+    public synchronized int identityHash(Object holder) {
+        Copy copy = byHolder.get(holder);
+        return copy != null ? copy.identityHash : System.identityHashCode(holder);
+    }
+
+    /** Only called while a release is being written: the holder is one of this worker's own. */
+    @Override
+    public long share(Object holder, Twin[] stateNeeded) {
+        synchronized (this) {
+            Copy known = byHolder.get(holder);
+            if (known != null) {
+                return known.id;
+            }
+        }
+        Twin twin = Twin.of(holder);
+        Copy copy;
+        synchronized (this) {
+            copy = register(holder, Ids.of(nodeId.getAsInt(), ++lastId), System.identityHashCode(holder), twin);
+        }
+        becameCopy(copy, holder);
+        stateNeeded[0] = twin;
+        return copy.id;
+    }
+
+    @Override
+    public synchronized void adopt(long id, Kind kind, Object instance, int identityHash) {
+        // Registered without a twin until its state is installed (under the node lock).
+        register(instance, id, kind == Kind.STATICS ? System.identityHashCode(instance) : identityHash, null);
+    }
+
+    private Copy register(Object holder, long id, int identityHash, Twin twin) {
+        Copy copy = new Copy(holder, id, identityHash, twin, collected);
+        copies.put(id, copy);
+        byHolder.put(holder, copy);
+        tombstones.remove(id);
+        return copy;
+    }
+
+    /** The holder of a copy; a tombstone's is made again from its twin. */
+    private Object holderOf(Copy copy) {
+        Object holder = copy.get();
+        if (holder != null || copy.twin == null) {
+            return holder;
+        }
+        holder = copy.twin.recreate();
+        becameCopy(register(holder, copy.id, copy.identityHash, copy.twin), holder);
+        return holder;
+    }
+
+    /**
+     * Applies a message from the home once every earlier one has been applied: installs the
+     * holders it carries, then lets {@code rest} read the body (with how many of this worker's
+     * releases the home had applied, for {@link #applyChanges}). Holds the node lock.
+     */
+    <T> T receive(ByteBuffer message, java.util.function.BiFunction<WireReader, Long, T> rest) {
+        long sequence = WireReader.sequenceOf(message);
+        lock.lock();
+        try {
+            if (sequence <= lastApplied) {
+                throw new IllegalStateException("the home's message " + sequence + " arrived again (" + lastApplied
+                        + " applied)");
+            }
+            while (lastApplied != sequence - 1) {
+                applied.awaitUninterruptibly(); // its predecessor is in another thread's hands
+            }
+            try {
+                WireReader reader = new WireReader(this, loader, message);
+                for (Arrived arrived : reader.arrived()) {
+                    install(arrived);
+                }
+                return rest.apply(reader, reader.acknowledged());
+            } finally {
+                lastApplied = sequence; // even when it failed (the run then stops): the next must not wait forever
+                applied.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void withLock(Runnable action) {
+        lock.lock();
+        try {
+            action.run();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether the holder's state has arrived here (not merely been named). */
+    synchronized boolean installed(Object holder) {
+        Copy copy = byHolder.get(holder);
+        return copy != null && copy.twin != null;
+    }
+
+    /** The changes part of a home message, applied except where a release the home had not seen then set them. */
+    void applyChanges(WireReader reader, long acknowledged) {
+        WireFormat.readChangeGroups(reader, (id, changes) -> {
+            Copy copy;
+            Object holder;
+            synchronized (this) {
+                copy = copies.get(id);
+                holder = copy == null ? null : holderOf(copy);
+            }
+            if (holder == null || copy.twin == null) {
+                throw new IllegalStateException("the home sent changes of object " + Long.toHexString(id)
+                        + ", which this worker does not hold");
+            }
+            copy.twin.refresh(holder, changes, acknowledged);
+        });
+    }
+
+    private void install(Arrived arrived) {
+        Object holder = arrived.holder();
+        Twin twin = Twin.install(holder, arrived.values());
+        Copy copy;
+        synchronized (this) {
+            copy = byHolder.get(holder);
+            copy.twin = twin;
+        }
+        becameCopy(copy, holder);
+    }
+
+    /** From now on the rewritten code treats the holder as a copy, and its writes report themselves. */
+    private void becameCopy(Copy copy, Object holder) {
+        if (holder instanceof Class<?> type) {
+            InjectedState.setClass(type, InjectedState.VALID_COPY);
+        } else if (!holder.getClass().isArray()) {
+            InjectedState.setMeta(holder, copy);
+        }
+        tracking.shared(copy, holder.getClass().isArray());
+    }
+
+    /** A write to a copy (reported by the rewritten code after the store): the next release compares it. */
+    void written(Object holder) {
+        Object meta = holder instanceof Class<?> ? null : InjectedState.meta(holder);
+        if (meta instanceof Copy copy) {
+            tracking.written(copy, holder);
+            return;
+        }
+        Copy copy;
+        synchronized (this) {
+            copy = byHolder.get(holder);
+        }
+        if (copy != null) {
+            tracking.written(copy, holder);
+        }
+    }
+
+    /**
+     * A release: writes {@code header}, then every change of every copy since the last release
+     * (pushing this worker's own objects that they now reach), numbers it and hands the bytes to
+     * {@code send}, which sends them without waiting for the home: the home applies this worker's
+     * releases in the order they were sent, before anything this worker sends after them. Holds
+     * the node lock throughout, so no home message is applied between the diff and the stamps.
+     */
+    void release(Consumer<WireWriter> header, Consumer<WireBuffer> send) {
+        release(header, send, true);
+    }
+
+    /** A release only if some copy changed since the last one (see {@link StalenessBound}); returns whether it was sent. */
+    boolean releaseChanges(Consumer<WireBuffer> send) {
+        return release(writer -> {}, send, false);
+    }
+
+    private boolean release(Consumer<WireWriter> header, Consumer<WireBuffer> send, boolean evenIfUnchanged) {
+        lock.lock();
+        try {
+            WireWriter writer = new WireWriter(this);
+            header.accept(writer);
+            // The holders first: a copy unlinked by another's diff stays alive until it is diffed too.
+            List<Copy> due = new ArrayList<>();
+            List<Object> holders = new ArrayList<>();
+            for (Copy copy : ScanOrder.smallFirst(tracking.scan(), Copy::get)) {
+                Object holder = copy.get();
+                if (holder != null && copy.twin != null) {
+                    due.add(copy);
+                    holders.add(holder);
+                }
+            }
+            List<WireFormat.Group> groups = new ArrayList<>();
+            List<Copy> changed = new ArrayList<>();
+            for (int i = 0; i < due.size(); i++) {
+                Copy copy = due.get(i);
+                List<Change> diff = copy.twin.changes(holders.get(i));
+                if (!diff.isEmpty()) {
+                    groups.add(new WireFormat.Group(copy.id, diff, copy.twin.inChunks()));
+                    changed.add(copy);
+                }
+            }
+            if (groups.isEmpty() && !evenIfUnchanged) {
+                return false;
+            }
+            WireFormat.changeGroups(writer, ScanOrder.applyOrder(groups));
+            long release = lastRelease + 1;
+            send.accept(writer.finish(release, 0));
+            lastRelease = release;
+            // The objects this release pushed home for the first time need no stamp: no older
+            // home message can name them.
+            for (int i = 0; i < changed.size(); i++) {
+                changed.get(i).twin.released(groups.get(i).changes(), release);
+            }
+            Reference.reachabilityFence(holders);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- copies the garbage collector freed -------------------------------------------------
+
+    /**
+     * Waits up to {@code millis} for copies the garbage collector freed and makes them tombstones;
+     * returns whether there are tombstones to drop.
+     */
+    boolean awaitCollected(long millis) throws InterruptedException {
+        Reference<?> first = collected.remove(millis);
+        synchronized (this) {
+            if (first != null) {
+                entomb((Copy) first);
+            }
+            for (Reference<?> next; (next = collected.poll()) != null; ) {
+                entomb((Copy) next);
+            }
+            byHolder.expunge();
+            return !tombstones.isEmpty();
+        }
+    }
+
+    private void entomb(Copy copy) {
+        if (copies.get(copy.id) == copy) {
+            tombstones.add(copy.id);
+        }
+        tracking.forget(copy);
+    }
+
+    /**
+     * The request to the home to forget this worker's tombstones ({@link HomeSpace#drop}), or null
+     * when there are none: [home messages applied here][count][ids]. Taken under the node lock, so
+     * that no home message is half applied: one the home numbered up to then that named a copy
+     * was applied before the copy was freed, or made it again.
+     */
+    byte[] dropRequest() {
+        lock.lock();
+        try {
+            synchronized (this) {
+                if (tombstones.isEmpty()) {
+                    return null;
+                }
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                DataOutputStream out = new DataOutputStream(bytes);
+                out.writeLong(lastApplied);
+                out.writeInt(tombstones.size());
+                for (long id : tombstones) {
+                    out.writeLong(id);
+                    dropping.put(id, copies.get(id));
+                }
+                tombstones.clear();
+                return bytes.toByteArray();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The home's answer to {@link #dropRequest} (null when it gave none): the accepted tombstones go,
+     * unless a later message made the copy again; the others are asked for again later.
+     */
+    synchronized void dropped(byte[] reply) {
+        if (reply != null) {
+            try {
+                DataInputStream in = new DataInputStream(new ByteArrayInputStream(reply));
+                for (int i = in.readInt(); i > 0; i--) {
+                    long id = in.readLong();
+                    Copy tombstone = dropping.remove(id);
+                    if (copies.remove(id, tombstone)) {
+                        tombstone.twin = null; // what it references may go now, whoever still holds the record
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } finally {
+                requeue();
+            }
+        } else {
+            requeue();
+        }
+    }
+
+    private void requeue() {
+        dropping.forEach((id, tombstone) -> {
+            if (copies.get(id) == tombstone) {
+                tombstones.add(id);
+            }
+        });
+        dropping.clear();
+    }
+}

@@ -1,0 +1,86 @@
+package dev.distvm.objectspace;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Which shared things a release or refresh must compare with their twins, so that it does not
+ * compare all of them: objects and class statics whose writes were reported
+ * ({@link Hooks#written}), every array (arrays cannot report writes), and anything shared in the
+ * last moments. The last is needed because a write reports itself only if it sees its object's
+ * state as shared, and a store that another thread made just before the object became shared may
+ * still sit in that CPU's store buffer when the object is first compared: such a thing is compared
+ * at every scan until a scan that starts a millisecond after it became shared.
+ *
+ * <p>Things are tracked by their bookkeeping (a worker's copy record, the home's id), which does
+ * not keep a holder alive; a reported write may give a pin, the holder itself, which stays until
+ * the scan after the one that took the write: a copy written and then dropped by the program is
+ * still there for the release that carries the write.
+ */
+final class WriteTracking<T> {
+    private static final long SETTLED_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final Map<T, Object> written = new ConcurrentHashMap<>();
+    private final Set<T> arrays = ConcurrentHashMap.newKeySet();
+    private final Map<T, Long> recent = new LinkedHashMap<>();
+    /** The pins of the writes the last scan took, kept until its release or refresh is written. */
+    private List<Object> scanned = List.of();
+
+    /** A thing became shared (or was first sent to this peer) now. */
+    synchronized void shared(T thing, boolean isArray) {
+        if (isArray) {
+            arrays.add(thing);
+        } else {
+            recent.put(thing, System.nanoTime());
+        }
+    }
+
+    void written(T thing) {
+        written.put(thing, thing);
+    }
+
+    /** A write to {@code thing}, whose {@code pin} stays alive until a scan compared it (see above). */
+    void written(T thing, Object pin) {
+        written.put(thing, pin);
+    }
+
+    /** Every array tracked: they are compared whenever a scan includes arrays. */
+    synchronized List<T> arrays() {
+        return new ArrayList<>(arrays);
+    }
+
+    /** The thing is no longer shared with this peer. */
+    synchronized void forget(T thing) {
+        written.remove(thing);
+        arrays.remove(thing);
+        recent.remove(thing);
+    }
+
+    /** What to compare now; reported writes are taken (a write reported later is in the next scan). */
+    synchronized Collection<T> scan() {
+        return scan(true);
+    }
+
+    /** What to compare now, arrays only if {@code withArrays} (they cannot say whether they were written). */
+    synchronized Collection<T> scan(boolean withArrays) {
+        long start = System.nanoTime();
+        List<T> due = withArrays ? arrays() : new ArrayList<>();
+        List<Object> pins = new ArrayList<>();
+        for (T thing : written.keySet()) {
+            pins.add(written.remove(thing));
+            due.add(thing);
+        }
+        scanned = pins;
+        recent.entrySet().removeIf(entry -> {
+            due.add(entry.getKey());
+            return start - entry.getValue() > SETTLED_NANOS;
+        });
+        return due;
+    }
+}

@@ -1,0 +1,24 @@
+package dev.distvm.report;
+
+import java.util.List;
+
+/** Where each application thread this node started ran, and why: for the run report. */
+public final class ThreadPlacement {
+    private static final BoundedRecords<String> DECISIONS = new BoundedRecords<>();
+
+    private ThreadPlacement() {}
+
+    public static void record(String decision) {
+        DECISIONS.add(decision);
+    }
+
+    /** The first placement decisions of this node, in order, as "thread name: decision". */
+    public static List<String> decisions() {
+        return DECISIONS.listed();
+    }
+
+    /** How many decisions came after those listed. */
+    public static long notListed() {
+        return DECISIONS.notListed();
+    }
+}

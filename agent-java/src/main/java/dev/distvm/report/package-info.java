@@ -1,0 +1,5 @@
+/**
+ * What a run did, for the run report: the counters registry, the records of threads, placements
+ * and stops, and the JSON document the home writes.
+ */
+package dev.distvm.report;

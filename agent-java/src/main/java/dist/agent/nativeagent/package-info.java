@@ -1,2 +1,0 @@
-/** The Java side of the JVMTI agent {@code libdistjvmti.so}: its capabilities, frames and locals. */
-package dist.agent.nativeagent;

@@ -1,2 +1,0 @@
-/** Ending this JVM from any thread, and the exit statuses a run ends with. */
-package dist.exit;

@@ -1,5 +1,0 @@
-/**
- * Location-dependent streams stay home: a worker's {@code System.out}, {@code System.err} and
- * {@code System.in} are the home's, and the home prints and reads for its workers.
- */
-package dist.io;

@@ -1,8 +1,0 @@
-package dist.node;
-
-/** A node cannot start; the message names the cause and the fix, and is all the user sees. */
-public final class StartupException extends RuntimeException {
-    public StartupException(String message) {
-        super(message);
-    }
-}

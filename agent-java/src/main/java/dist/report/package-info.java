@@ -1,5 +1,0 @@
-/**
- * What a run did, for the run report: the counters registry, the records of threads, placements
- * and stops, and the JSON document the home writes.
- */
-package dist.report;

@@ -1,0 +1,233 @@
+package dev.distvm.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.distvm.coordinator.proto.MembershipType;
+import dev.distvm.coordinator.proto.NodeInfo;
+import dev.distvm.coordinator.proto.NodeState;
+import dev.distvm.coordinator.proto.NodeTable;
+import dev.distvm.coordinator.proto.StatusRequest;
+import dev.distvm.transport.ClusterSecret;
+import dev.distvm.transport.Endpoint;
+import dev.distvm.transport.TransportConfig;
+import dev.distvm.transport.proto.Envelope;
+import dev.distvm.transport.proto.ErrorCode;
+import dev.distvm.transport.proto.ErrorReply;
+import dev.distvm.transport.proto.Kind;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A coordinator process with worker processes joined to it: failure detection of a killed worker,
+ * and refusal of malformed frames, wrong protocol versions and wrong secrets while it keeps serving.
+ */
+class CoordinatorIT {
+    private static final int FAILURE_TIMEOUT_MILLIS = 1000;
+    /** The detector checks every heartbeat/4 and the test polls every 20 ms: slack on top of the timeout. */
+    private static final int DETECTION_SLACK_MILLIS = 1000;
+
+    private final ClusterSecret secret = ClusterSecret.random();
+    private final List<Jvm> processes = new ArrayList<>();
+    private String address;
+    private Endpoint client;
+
+    @BeforeEach
+    void startCoordinator() throws Exception {
+        address = "tcp://127.0.0.1:" + freePort();
+        Jvm coordinator = started(Jvm.start(Map.of(ClusterSecret.ENV, secret.value()), List.of(
+                "-jar", Jvm.DIST_JAR.toString(), "coordinator", "--bind", address,
+                "--failure-timeout", String.valueOf(FAILURE_TIMEOUT_MILLIS))));
+        coordinator.awaitLine("coordinator listening at " + address, Duration.ofSeconds(30));
+        client = Endpoint.open(TransportConfig.loopback(secret));
+    }
+
+    @AfterEach
+    void stopEverything() {
+        if (client != null) {
+            client.close();
+        }
+        processes.forEach(Jvm::close);
+    }
+
+    private Jvm started(Jvm jvm) {
+        processes.add(jvm);
+        return jvm;
+    }
+
+    private Jvm worker(String clusterSecret) throws IOException {
+        return started(Jvm.start(Map.of(ClusterSecret.ENV, clusterSecret), List.of(
+                "-javaagent:" + Jvm.DIST_JAR + "=role=worker,join=" + address, "-cp", Jvm.DIST_JAR.toString(),
+                "dev.distvm.agent.WorkerMain")));
+    }
+
+    private NodeTable status() {
+        return client.call(address, MembershipType.STATUS_VALUE, StatusRequest.getDefaultInstance(), NodeTable.parser(),
+                Duration.ofSeconds(5));
+    }
+
+    private Optional<NodeInfo> nodeWithPid(long pid) {
+        return status().getNodesList().stream().filter(n -> n.getPid() == pid).findFirst();
+    }
+
+    private NodeInfo awaitState(long pid, NodeState state, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            Optional<NodeInfo> node = nodeWithPid(pid);
+            if (node.isPresent() && node.get().getState() == state) {
+                return node.get();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("pid " + pid + " not " + state + " within " + timeout + "; table: " + status());
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
+    void aKilledWorkerIsDeclaredDeadWithinTheFailureTimeout() throws Exception {
+        Jvm victim = worker(secret.value());
+        Jvm survivor = worker(secret.value());
+        awaitState(victim.pid(), NodeState.ALIVE, Duration.ofSeconds(60));
+        awaitState(survivor.pid(), NodeState.ALIVE, Duration.ofSeconds(60));
+
+        victim.process().destroyForcibly();
+        victim.process().waitFor();
+        long killed = System.nanoTime();
+        awaitState(victim.pid(), NodeState.DEAD, Duration.ofSeconds(10));
+        long detectedMillis = (System.nanoTime() - killed) / 1_000_000;
+        assertTrue(detectedMillis <= FAILURE_TIMEOUT_MILLIS + DETECTION_SLACK_MILLIS,
+                "declared dead after " + detectedMillis + " ms, timeout " + FAILURE_TIMEOUT_MILLIS + " ms");
+        assertEquals(NodeState.ALIVE, nodeWithPid(survivor.pid()).orElseThrow().getState());
+
+        Jvm cli = started(Jvm.start(Map.of(ClusterSecret.ENV, secret.value()),
+                List.of("-jar", Jvm.DIST_JAR.toString(), "status", "--coordinator", address)));
+        assertEquals(0, cli.awaitExit(Duration.ofSeconds(30)), cli.output());
+        String table = String.join("\n", cli.stdout());
+        assertTrue(table.matches("(?s).*worker\\s+dead\\s+" + victim.pid() + ".*"), table);
+        assertTrue(table.matches("(?s).*worker\\s+alive\\s+" + survivor.pid() + ".*"), table);
+    }
+
+    @Test
+    void aHomeJoinsARunningCoordinatorUsesItsWorkerAndTheWorkerEndsWhenTheHomeIsKilled() throws Exception {
+        Jvm worker = worker(secret.value());
+        awaitState(worker.pid(), NodeState.ALIVE, Duration.ofSeconds(60));
+
+        Jvm firstHome = started(Jvm.start(Map.of(ClusterSecret.ENV, secret.value()), List.of(
+                "-javaagent:" + Jvm.DIST_JAR + "=join=" + address, "-cp", Jvm.TEST_CLASSES.toString(),
+                "itapp.InvokeEverywhere")));
+        assertEquals(0, firstHome.awaitExit(Duration.ofSeconds(60)), firstHome.output());
+        assertTrue(firstHome.stdout().stream().anyMatch(line -> line.matches(
+                "  describe: pid=" + worker.pid() + " loader=dist-remote sum=385 .*")), firstHome.output());
+        assertExited(worker, "after its home ended normally");
+
+        Jvm secondWorker = worker(secret.value());
+        awaitState(secondWorker.pid(), NodeState.ALIVE, Duration.ofSeconds(60));
+        Jvm killedHome = started(Jvm.start(Map.of(ClusterSecret.ENV, secret.value()), List.of(
+                "-javaagent:" + Jvm.DIST_JAR + "=join=" + address, "-cp", Jvm.TEST_CLASSES.toString(), "itapp.Sleeper")));
+        killedHome.awaitLine("sleeper started", Duration.ofSeconds(60));
+        killedHome.process().destroyForcibly();
+        killedHome.process().waitFor();
+        assertExited(secondWorker, "after its home was killed");
+    }
+
+    /** Workers end within 5 s of their home's end, however it ends. */
+    private static void assertExited(Jvm worker, String when) throws InterruptedException {
+        if (!worker.process().waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
+            throw new AssertionError("worker " + worker.pid() + " still running 5 s " + when + "\n" + worker.output());
+        }
+    }
+
+    @Test
+    void aWrongClusterSecretIsRefusedWithAClearErrorAndTheCoordinatorKeepsServing() throws Exception {
+        Jvm intruder = worker("not-the-secret");
+        assertEquals(1, intruder.awaitExit(Duration.ofSeconds(60)), intruder.output());
+        intruder.awaitLine("refused to admit this node: WRONG_CLUSTER: wrong cluster secret", Duration.ofSeconds(1));
+        intruder.awaitLine("DIST_SECRET", Duration.ofSeconds(1));
+
+        Jvm member = worker(secret.value());
+        awaitState(member.pid(), NodeState.ALIVE, Duration.ofSeconds(60));
+    }
+
+    @Test
+    void malformedFramesAndWrongVersionsGetErrorRepliesOnAConnectionThatKeepsServing() throws Exception {
+        try (SocketChannel raw = SocketChannel.open(new InetSocketAddress("127.0.0.1", port(address)))) {
+            raw.write(ByteBuffer.wrap("dst1".getBytes(StandardCharsets.US_ASCII)));
+
+            writeFrame(raw, "this is not an envelope at all".getBytes(StandardCharsets.US_ASCII));
+            assertError(readFrame(raw), ErrorCode.MALFORMED);
+
+            writeFrame(raw, statusRequest(99, secret.token(), 7).toByteArray());
+            Envelope versionError = readFrame(raw);
+            assertError(versionError, ErrorCode.VERSION_MISMATCH);
+            assertEquals(7, versionError.getCorrelation(), "the error answers the request it refuses");
+
+            writeFrame(raw, statusRequest(Endpoint.PROTOCOL_VERSION, secret.token() + 1, 8).toByteArray());
+            assertError(readFrame(raw), ErrorCode.WRONG_CLUSTER);
+
+            writeFrame(raw, statusRequest(Endpoint.PROTOCOL_VERSION, secret.token(), 9).toByteArray());
+            Envelope reply = readFrame(raw);
+            assertEquals(Kind.REPLY, reply.getKind(), reply.toString());
+            assertEquals(9, reply.getCorrelation());
+            NodeTable.parseFrom(reply.getBody());
+        }
+        status(); // and other clients are still served
+    }
+
+    private static Envelope statusRequest(int version, long token, long correlation) {
+        return Envelope.newBuilder().setVersion(version).setCluster(token).setCorrelation(correlation)
+                .setType(MembershipType.STATUS_VALUE).setKind(Kind.REQUEST)
+                .setBody(StatusRequest.getDefaultInstance().toByteString()).build();
+    }
+
+    private static void assertError(Envelope envelope, ErrorCode code) throws IOException {
+        assertEquals(Kind.ERROR, envelope.getKind(), envelope.toString());
+        ErrorReply error = ErrorReply.parseFrom(envelope.getBody());
+        assertEquals(code, error.getCode(), error.getMessage());
+        assertTrue(!error.getMessage().isBlank(), "the error says why");
+    }
+
+    private static void writeFrame(SocketChannel channel, byte[] body) throws IOException {
+        ByteBuffer frame = ByteBuffer.allocate(4 + body.length).putInt(body.length).put(body).flip();
+        while (frame.hasRemaining()) {
+            channel.write(frame);
+        }
+    }
+
+    private static Envelope readFrame(SocketChannel channel) throws IOException {
+        ByteBuffer header = readFully(channel, 4);
+        return Envelope.parseFrom(readFully(channel, header.getInt()).array());
+    }
+
+    private static ByteBuffer readFully(SocketChannel channel, int length) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate(length);
+        while (buffer.hasRemaining()) {
+            if (channel.read(buffer) < 0) {
+                throw new IOException("connection closed after " + buffer.position() + " of " + length + " bytes");
+            }
+        }
+        return buffer.flip();
+    }
+
+    private static int port(String address) {
+        return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

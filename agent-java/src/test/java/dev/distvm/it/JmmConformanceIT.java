@@ -1,0 +1,48 @@
+package dev.distvm.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Java memory model cases of {@code itapp.jmm.Conformance} on 2 and 4 nodes: each case starts at
+ * least four threads, which the placement spreads over every node (checked in the run report), so
+ * visibility, monitors, wait/notify, interrupts, class initialization and identity hold across JVMs.
+ */
+class JmmConformanceIT {
+    private static final List<String> CASES = List.of(
+            "synchronized-visibility", "volatile-visibility", "start-join-visibility", "volatile-flag-spin",
+            "volatile-array-spin", "volatile-static-spin", "notify-all-several-waiters", "notify-wakes-one",
+            "wait-notify-need-the-monitor", "timed-wait",
+            "interrupt-waiting", "interrupt-sleeping", "reentrant-synchronized", "static-synchronized",
+            "class-initializer-once", "identity-by-two-paths", "identity-hash");
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void everyCaseHoldsOnTwoNodes() throws Exception {
+        runOn(2);
+    }
+
+    @Test
+    void everyCaseHoldsOnFourNodes() throws Exception {
+        runOn(4);
+    }
+
+    private void runOn(int nodes) throws Exception {
+        Path report = temp.resolve("run-" + nodes + ".json");
+        try (Jvm home = Jvm.home("nodes=" + nodes + ",report=" + report, Jvm.TEST_CLASSES.toString(),
+                "itapp.jmm.Conformance")) {
+            assertEquals(0, home.awaitExit(Duration.ofSeconds(120)), home.output());
+            assertEquals(CASES.stream().map(c -> c + " ok").toList(), home.stdout(), home.output());
+            RunReports.assertThreadsRanOnEveryNode(Files.readString(report), nodes);
+        }
+    }
+}

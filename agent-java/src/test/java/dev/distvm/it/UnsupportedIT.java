@@ -1,0 +1,93 @@
+package dev.distvm.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.distvm.exit.Exits;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What dist cannot share yet never gives a wrong answer: a thread that reaches such an object
+ * when it starts stays at the home (and the program prints what it prints on one JVM), and one
+ * that reaches it later on a worker, or calls a native method of an application class there,
+ * stops the run with a message naming the class.
+ */
+class UnsupportedIT {
+    private static final String ARRAY_LIST = "instances of java.util.ArrayList cannot be shared between nodes";
+    private static final Path JNI_FIXTURE = Path.of(System.getProperty("dist.jniFixture"));
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void aThreadThatCapturesAJdkCollectionStaysHome() throws Exception {
+        Path report = temp.resolve("run.json");
+        try (Jvm home = Jvm.home("nodes=2,report=" + report, Jvm.TEST_CLASSES.toString(),
+                "itapp.unsupported.CapturesJdkCollection")) {
+            assertEquals(0, home.awaitExit(Duration.ofSeconds(90)), home.output());
+            assertEquals(List.of("[item-0, item-1, item-2, item-3]"), home.stdout(), home.output());
+            String json = Files.readString(report);
+            assertTrue(json.contains("\"collector-1: kept home: " + ARRAY_LIST), json);
+        }
+    }
+
+    @Test
+    void aThreadKeptHomeLeavesNoSharedObjectsAndNoTrackedWrites() throws Exception {
+        Path report = temp.resolve("kept.json");
+        try (Jvm home = Jvm.home("nodes=2,report=" + report, Jvm.TEST_CLASSES.toString(),
+                "itapp.unsupported.KeepsTasksHome")) {
+            assertEquals(0, home.awaitExit(Duration.ofSeconds(90)), home.output());
+            assertEquals(List.of("[item-0, item-1, item-2, item-3] 1498500"), home.stdout(), home.output());
+            String json = Files.readString(report);
+            // The threads the placement sent to the worker stayed home; the others were placed there.
+            assertTrue(Pattern.compile("\"keeper-\\d: kept home: " + Pattern.quote(ARRAY_LIST)).matcher(json).find(), json);
+            assertFalse(Pattern.compile("\"keeper-\\d: node \\d+\"").matcher(json).find(), json);
+            // Each of those tasks' Task and Tally were exported before its ArrayList was met.
+            assertEquals(List.of(0L, 0L), RunReports.objectSpaceCounter(json, "objectsHomed"), json);
+            assertEquals(List.of(0L, 0L), RunReports.objectSpaceCounter(json, "writesTracked"), json);
+        }
+    }
+
+    @Test
+    void aWorkerThreadThatReachesAJdkCollectionStopsTheRunNamingIt() throws Exception {
+        try (Jvm home = Jvm.home("nodes=2", Jvm.TEST_CLASSES.toString(), "itapp.unsupported.StoresJdkCollection")) {
+            assertEquals(Exits.CANNOT_RUN_COHERENTLY, home.awaitExit(Duration.ofSeconds(90)), home.output());
+            assertEquals(List.of(), home.stdout(), home.output());
+            assertTrue(home.output().contains("[dist] error: thread storer-") && home.output().contains(ARRAY_LIST),
+                    home.output());
+        }
+    }
+
+    @Test
+    void nativeMethodsRunAtTheHomeAndAWorkerThreadCallingOneStopsTheRunNamingIt() throws Exception {
+        List<String> library = List.of("-Ditapp.jni=" + JNI_FIXTURE);
+        String program = "itapp.unsupported.NativeCalls";
+        List<String> plainOutput;
+        try (Jvm plain = Jvm.plain(library, Jvm.TEST_CLASSES.toString(), program)) {
+            assertEquals(0, plain.awaitExit(Duration.ofSeconds(60)), plain.output());
+            plainOutput = plain.stdout();
+        }
+        assertEquals(List.of("mix 6, twice 42, missing java.lang.UnsatisfiedLinkError", "caller-0: twice 0",
+                "caller-1: twice 2"), plainOutput);
+        Path report = temp.resolve("natives.json");
+        try (Jvm home = Jvm.home("nodes=2,report=" + report, library, Jvm.TEST_CLASSES.toString(), program)) {
+            assertEquals(Exits.CANNOT_RUN_COHERENTLY, home.awaitExit(Duration.ofSeconds(90)), home.output());
+            // main ran at the home, through the wrappers, as on one JVM; caller-0, placed on the
+            // worker since main is the home's load, stopped the run before caller-1 started.
+            assertEquals(plainOutput.subList(0, 1), home.stdout(), home.output());
+            String refusal = "thread caller-0 on a worker called native method " + program + ".twice";
+            assertTrue(home.output().contains("[dist] error: " + refusal), home.output());
+            String json = Files.readString(report);
+            RunReports.assertPlacedOnAWorker(json, "caller-0");
+            assertTrue(Pattern.compile("\"stops\": \\[\"node \\d+ ended the run with status 70: " + Pattern.quote(refusal))
+                    .matcher(json).find(), json);
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package dev.distvm.coordinator;
+
+import dev.distvm.common.DaemonThreads;
+import dev.distvm.common.Log;
+import dev.distvm.coordinator.proto.Heartbeat;
+import dev.distvm.coordinator.proto.HeartbeatReply;
+import dev.distvm.coordinator.proto.JoinReply;
+import dev.distvm.coordinator.proto.JoinRequest;
+import dev.distvm.coordinator.proto.LeaveRequest;
+import dev.distvm.coordinator.proto.MembershipType;
+import dev.distvm.coordinator.proto.NodeEvent;
+import dev.distvm.coordinator.proto.NodeInfo;
+import dev.distvm.coordinator.proto.NodeState;
+import dev.distvm.coordinator.proto.NodeTable;
+import dev.distvm.coordinator.proto.Role;
+import dev.distvm.coordinator.proto.StatusRequest;
+import dev.distvm.transport.Endpoint;
+import dev.distvm.transport.Handler;
+import dev.distvm.transport.Inbound;
+import dev.distvm.transport.TransportException;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Keeps the node table: admits nodes (the transport has already checked the cluster secret),
+ * hears their heartbeats and load, declares the silent ones dead and tells every node about each
+ * change. It runs as its own process ({@code dist coordinator}) or embedded in the home JVM, on an
+ * endpoint of its own either way. It is never on an object access path.
+ */
+public final class Coordinator implements AutoCloseable {
+    private final Endpoint endpoint;
+    private final MembershipSettings settings;
+    private final Members table = new Members();
+    private final ScheduledExecutorService detector;
+    private final long startedMillis = System.currentTimeMillis();
+
+    private Coordinator(Endpoint endpoint, MembershipSettings settings) {
+        this.endpoint = endpoint;
+        this.settings = settings;
+        endpoint.registerImmediate(MembershipType.JOIN_VALUE, this::join);
+        endpoint.registerImmediate(MembershipType.LEAVE_VALUE, this::leave);
+        endpoint.registerImmediate(MembershipType.HEARTBEAT_VALUE, this::heartbeat);
+        endpoint.registerImmediate(MembershipType.STATUS_VALUE, this::status);
+        this.detector = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("dist-failure-detector"));
+        long period = Math.max(20, settings.heartbeat().toMillis() / 4);
+        detector.scheduleAtFixedRate(this::declareSilentNodesDead, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /** Serves the membership protocol on {@code endpoint}, which this coordinator then owns. */
+    public static Coordinator start(Endpoint endpoint, MembershipSettings settings) {
+        return new Coordinator(endpoint, settings);
+    }
+
+    public String address() {
+        return endpoint.address();
+    }
+
+    private JoinReply join(Inbound message) throws Handler.RefusedException {
+        JoinRequest request = message.decode(JoinRequest.parser());
+        if (request.getRole() == Role.HOME) {
+            Optional<NodeInfo> home = table.aliveHome();
+            if (home.isPresent()) {
+                throw new Handler.RefusedException("this cluster already has a home (node " + home.get().getId()
+                        + ", pid " + home.get().getPid() + "); start another coordinator for a second program");
+            }
+        }
+        NodeInfo node = table.add(request, System.currentTimeMillis(), System.nanoTime());
+        Log.debug("coordinator: node " + node.getId() + " (" + node.getRole() + ", pid " + node.getPid() + ") joined");
+        announce(node);
+        return JoinReply.newBuilder()
+                .setNodeId(node.getId())
+                .addAllNodes(table.alive())
+                .setHeartbeatMillis((int) settings.heartbeat().toMillis())
+                .setFailureTimeoutMillis((int) settings.failureTimeout().toMillis())
+                .setCoordinatorPid(settings.askLocalProcesses() ? ProcessHandle.current().pid() : 0)
+                .setCoordinatorHost(LocalProcesses.HOST)
+                .build();
+    }
+
+    private NodeTable leave(Inbound message) {
+        LeaveRequest request = message.decode(LeaveRequest.parser());
+        table.end(request.getNodeId(), NodeState.LEFT).ifPresent(this::ended);
+        return snapshot();
+    }
+
+    private HeartbeatReply heartbeat(Inbound message) throws Handler.RefusedException {
+        Heartbeat beat = message.decode(Heartbeat.parser());
+        if (table.heard(beat.getNodeId(), beat.getLoad(), System.nanoTime()).isEmpty()) {
+            throw new Handler.RefusedException("node " + beat.getNodeId()
+                    + " is not a member of this cluster (it was declared dead or never joined)");
+        }
+        return HeartbeatReply.newBuilder().setTableVersion(table.version()).build();
+    }
+
+    private NodeTable status(Inbound message) {
+        message.decode(StatusRequest.parser());
+        return snapshot();
+    }
+
+    private NodeTable snapshot() {
+        return NodeTable.newBuilder()
+                .addAllNodes(table.all())
+                .setCoordinatorStartedMillis(startedMillis)
+                .setNowMillis(System.currentTimeMillis())
+                .setTableVersion(table.version())
+                .build();
+    }
+
+    private void declareSilentNodesDead() {
+        try {
+            long now = System.nanoTime();
+            long deadline = now - settings.failureTimeout().toNanos();
+            long patience = now - LocalProcesses.patience(settings.failureTimeout()).toNanos();
+            for (int id : table.silentSince(deadline)) {
+                NodeInfo suspect = table.get(id);
+                if (suspect != null && settings.askLocalProcesses()
+                        && LocalProcesses.alive(suspect.getHost(), suspect.getPid())
+                        && !table.silentSince(patience).contains(id)) {
+                    continue; // slow, not dead: its process is alive here
+                }
+                table.end(id, NodeState.DEAD).ifPresent(node -> {
+                    Log.info("coordinator: node " + node.getId() + " (" + node.getRole() + ", pid " + node.getPid()
+                            + ") declared dead: silent for more than " + settings.failureTimeout().toMillis() + " ms");
+                    ended(node);
+                });
+            }
+        } catch (RuntimeException e) {
+            Log.warn("failure detector: " + e);
+        }
+    }
+
+    private void ended(NodeInfo node) {
+        announce(node);
+        endpoint.disconnect(node.getAddress());
+    }
+
+    /** Tells every live node (but the subject itself) about a change of the table. */
+    private void announce(NodeInfo node) {
+        NodeEvent event = NodeEvent.newBuilder().setNode(node).setTableVersion(table.version()).build();
+        for (NodeInfo member : table.alive()) {
+            if (member.getId() != node.getId()) {
+                try {
+                    endpoint.send(member.getAddress(), MembershipType.NODE_EVENT_VALUE, event);
+                } catch (TransportException e) {
+                    // that member is unreachable: the failure detector will declare it in its turn
+                    Log.debug("coordinator: could not tell node " + member.getId() + ": " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        detector.shutdownNow();
+        endpoint.close();
+    }
+}

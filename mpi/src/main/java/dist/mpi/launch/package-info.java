@@ -1,2 +1,0 @@
-/** {@code dist mpirun}: starts an MPI job's ranks as JVMs of this host or as threads of one JVM. */
-package dist.mpi.launch;

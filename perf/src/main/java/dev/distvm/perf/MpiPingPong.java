@@ -1,0 +1,223 @@
+package dev.distvm.perf;
+
+import dev.distvm.mpi.launch.MpiRun;
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * MPI ping-pong between two processes on loopback, measured side by side in one run: dist MPI
+ * ({@code mpirun -np 2}, ranks as JVMs), a raw blocking NIO socket ping-pong between two JVMs (the
+ * floor: from a {@code byte[]} as the MPI program holds its data, and from native memory), and
+ * Open MPI's C ping-pong over TCP when its binary is given. Latency is the mean round
+ * trip of a 1-byte message; bandwidth is 2 x 1 MiB per round trip. Every side times its round trips
+ * after as many untimed ones (steady state: dist's longer code path takes a few hundred large round
+ * trips to be compiled, the raw loop's a few).
+ *
+ * <p>usage: MpiPingPong [--repeats 3] [--openmpi PATH_TO_COMPILED_PINGPONG]
+ */
+public final class MpiPingPong {
+    static final int SMALL = 1;
+    static final int LARGE = 1 << 20;
+    static final int SMALL_TRIPS = 5000;
+    static final int LARGE_TRIPS = 500;
+    private static final Pattern RESULT = Pattern.compile("latency_us ([0-9.]+) bandwidth_MBps ([0-9.]+)");
+
+    private MpiPingPong() {}
+
+    record Result(double latencyMicros, double bandwidthMBps) {}
+
+    public static void main(String[] args) throws Exception {
+        int repeats = 3;
+        String openMpi = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--repeats" -> repeats = Integer.parseInt(args[++i]);
+                case "--openmpi" -> openMpi = args[++i];
+                case "--raw-server" -> {
+                    rawServer(Boolean.parseBoolean(args[++i]));
+                    return;
+                }
+                case "-h", "--help" -> {
+                    System.out.println("usage: MpiPingPong [--repeats N] [--openmpi PATH_TO_COMPILED_PINGPONG]");
+                    return;
+                }
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (try --help)");
+            }
+        }
+        List<Result> raw = new ArrayList<>();
+        List<Result> rawDirect = new ArrayList<>();
+        List<Result> dist = new ArrayList<>();
+        List<Result> open = new ArrayList<>();
+        for (int r = 0; r < repeats; r++) {
+            raw.add(raw(false));
+            rawDirect.add(raw(true));
+            dist.add(distMpi());
+            if (openMpi != null) {
+                open.add(openMpi(openMpi));
+            }
+            System.out.printf("repeat %d: raw byte[] %s, raw direct %s, dist %s%s%n", r + 1, raw.get(r),
+                    rawDirect.get(r), dist.get(r),
+                    openMpi == null ? "" : ", open mpi " + open.get(r));
+        }
+        Result rawMedian = median(raw);
+        Result distMedian = median(dist);
+        System.out.printf("%-22s %14s %16s%n", "(medians)", "latency 1 B", "bandwidth 1 MiB");
+        Result directMedian = median(rawDirect);
+        print("raw NIO socket, byte[]", rawMedian);
+        print("raw NIO socket, direct", directMedian);
+        print("dist MPI", distMedian);
+        System.out.printf("dist/raw(byte[]) latency: %.2fx (target <= 1.5x); bandwidth: %.0f%% (target >= 80%%)%n",
+                distMedian.latencyMicros() / rawMedian.latencyMicros(),
+                100 * distMedian.bandwidthMBps() / rawMedian.bandwidthMBps());
+        System.out.printf("dist/raw(direct) latency: %.2fx; bandwidth: %.0f%%%n",
+                distMedian.latencyMicros() / directMedian.latencyMicros(),
+                100 * distMedian.bandwidthMBps() / directMedian.bandwidthMBps());
+        if (openMpi != null) {
+            Result openMedian = median(open);
+            print("Open MPI (C, TCP)", openMedian);
+            System.out.printf("dist/Open MPI latency: %.2fx; dist/Open MPI bandwidth: %.0f%%%n",
+                    distMedian.latencyMicros() / openMedian.latencyMicros(),
+                    100 * distMedian.bandwidthMBps() / openMedian.bandwidthMBps());
+        } else {
+            System.out.println("Open MPI: not measured (give --openmpi, see perf/mpi-pingpong.sh)");
+        }
+    }
+
+    private static void print(String name, Result result) {
+        System.out.printf("%-22s %11.1f us %11.0f MB/s%n", name, result.latencyMicros(), result.bandwidthMBps());
+    }
+
+    private static Result median(List<Result> results) {
+        double[] latency = results.stream().mapToDouble(Result::latencyMicros).sorted().toArray();
+        double[] bandwidth = results.stream().mapToDouble(Result::bandwidthMBps).sorted().toArray();
+        return new Result(latency[latency.length / 2], bandwidth[bandwidth.length / 2]);
+    }
+
+    // ---- dist MPI -----------------------------------------------------------------------------
+
+    private static Result distMpi() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = MpiRun.run(new String[] {"-np", "2", "--", "-cp", System.getProperty("java.class.path"),
+                MpiPingPongRanks.class.getName()}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        String text = out.toString(StandardCharsets.UTF_8);
+        Matcher m = RESULT.matcher(text);
+        if (exit != 0 || !m.find()) {
+            throw new IllegalStateException("dist MPI ping-pong failed (exit " + exit + "): " + text);
+        }
+        return new Result(Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)));
+    }
+
+    // ---- Open MPI -----------------------------------------------------------------------------
+
+    private static Result openMpi(String binary) throws IOException, InterruptedException {
+        Process run = new ProcessBuilder("mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2",
+                "--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", "lo", binary,
+                String.valueOf(SMALL_TRIPS), String.valueOf(LARGE_TRIPS))
+                .redirectErrorStream(true).start();
+        String text = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        Matcher m = RESULT.matcher(text);
+        if (run.waitFor() != 0 || !m.find()) {
+            throw new IllegalStateException("Open MPI ping-pong failed: " + text);
+        }
+        return new Result(Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)));
+    }
+
+    // ---- raw socket ---------------------------------------------------------------------------
+
+    /**
+     * A raw blocking ping-pong. {@code direct}: from native memory on both sides, the floor of the
+     * socket itself; otherwise from a {@code byte[]} on both sides, as two Java programs holding their
+     * data in arrays (like MPI buffers) would send it over a plain socket: the JDK copies it to native
+     * memory and back.
+     */
+    static Result raw(boolean direct) throws IOException, InterruptedException {
+        return raw(direct, List.of());
+    }
+
+    /** The same, the echo server's JVM started through {@code launcher} (e.g. {@code taskset -c 1}). */
+    static Result raw(boolean direct, List<String> launcher) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), MpiPingPong.class.getName(), "--raw-server",
+                String.valueOf(direct)));
+        Process server = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(server.getInputStream()))) {
+            int port = Integer.parseInt(lines.readLine().trim());
+            try (SocketChannel channel = SocketChannel.open(new InetSocketAddress("127.0.0.1", port))) {
+                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                ByteBuffer buffer = direct ? ByteBuffer.allocateDirect(LARGE) : ByteBuffer.wrap(new byte[LARGE]);
+                bounce(channel, buffer, SMALL, SMALL_TRIPS);
+                double latency = bounce(channel, buffer, SMALL, SMALL_TRIPS);
+                bounce(channel, buffer, LARGE, LARGE_TRIPS);
+                double large = bounce(channel, buffer, LARGE, LARGE_TRIPS);
+                return new Result(latency * 1e6, 2.0 * LARGE / large / 1e6);
+            }
+        } finally {
+            server.destroy();
+            server.waitFor();
+        }
+    }
+
+    /** Mean seconds per round trip of {@code size} bytes each way. */
+    private static double bounce(SocketChannel channel, ByteBuffer buffer, int size, int trips) throws IOException {
+        long start = System.nanoTime();
+        for (int i = 0; i < trips; i++) {
+            buffer.clear().limit(size);
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
+            }
+            buffer.clear().limit(size);
+            while (buffer.hasRemaining()) {
+                if (channel.read(buffer) < 0) {
+                    throw new IOException("raw ping-pong server closed the connection");
+                }
+            }
+        }
+        return (System.nanoTime() - start) / 1e9 / trips;
+    }
+
+    /**
+     * Echoes whatever arrives, in the sizes the client uses (it knows them: small, then large), from
+     * the same kind of buffer as the client's.
+     */
+    private static void rawServer(boolean direct) throws IOException {
+        try (ServerSocketChannel listener = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
+            System.out.println(((InetSocketAddress) listener.getLocalAddress()).getPort());
+            System.out.flush();
+            try (SocketChannel channel = listener.accept()) {
+                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                ByteBuffer buffer = direct ? ByteBuffer.allocateDirect(LARGE) : ByteBuffer.wrap(new byte[LARGE]);
+                int[] sizes = {SMALL, SMALL, LARGE, LARGE};
+                int[] trips = {SMALL_TRIPS, SMALL_TRIPS, LARGE_TRIPS, LARGE_TRIPS};
+                for (int phase = 0; phase < sizes.length; phase++) {
+                    for (int i = 0; i < trips[phase]; i++) {
+                        buffer.clear().limit(sizes[phase]);
+                        while (buffer.hasRemaining()) {
+                            if (channel.read(buffer) < 0) {
+                                return;
+                            }
+                        }
+                        buffer.flip();
+                        while (buffer.hasRemaining()) {
+                            channel.write(buffer);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package dev.distvm.perf;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The object space's unit costs against their floors, in one run (issue 3's targets in brackets):
+ * <ul>
+ *   <li>an object fault: a worker's acquire that brings a shared object it has never had (copies
+ *       travel with their state, so the refresh at the acquire is where an object is faulted in)
+ *       vs the raw socket round trip [at most 2x]; the refresh that finds nothing new is printed
+ *       beside it;
+ *   <li>a read of a field of a valid copy on a worker vs a local read [1.2x]: a read of the same
+ *       field of the worker's own (unshared) objects in the same thread, and for reference a read
+ *       on a plain JVM (which also shows what dist costs a node that shares nothing);
+ *   <li>an uncontended monitor enter and exit of a shared object on a worker (its lock is the
+ *       home's) vs the raw round trip [2x; JESSICA: 34x a local acquire].
+ * </ul>
+ * The costs come from {@code perfapp.SsiCosts} running on 2 nodes; the raw round trip from a
+ * blocking NIO ping-pong of 1 byte between two JVMs ({@link MpiPingPong#raw}), measured between
+ * the dist runs. By default each side of both is pinned to its own CPU (the home and the
+ * ping-pong's client on CPU 0, the worker and its server on CPU 1), as two hosts would have them:
+ * unpinned, the raw round trip on this 2-vCPU VM is 15 or 55 us depending on where the scheduler
+ * puts the two processes, and the ratio says more about that than about dist. {@code --unpinned}
+ * leaves placement to the scheduler.
+ *
+ * <p>usage: ObjectSpaceCosts [--build DIR] [--repeats N] [--unpinned]
+ */
+public final class ObjectSpaceCosts {
+    private static final String USAGE = "usage: ObjectSpaceCosts [--build DIR] [--repeats N] [--unpinned]";
+    private static final List<String> PROGRAM = List.of("perfapp.SsiCosts");
+
+    private ObjectSpaceCosts() {}
+
+    public static void main(String[] args) throws Exception {
+        BenchmarkOptions options = BenchmarkOptions.parse(args, USAGE, Set.of("--build", "--repeats"),
+                Set.of("--unpinned"), false);
+        Path build = Path.of(options.value("--build", "build"));
+        int repeats = options.count("--repeats", 3);
+        boolean pinned = !options.flag("--unpinned");
+        if (pinned) {
+            pinThisJvm("0"); // the raw ping-pong's client runs here
+        }
+        SampleRuns runs = new SampleRuns(build, pinned);
+        List<String> rawServer = pinned ? List.of("taskset", "-c", "1") : List.of();
+        System.out.println(pinned ? "home and raw client on CPU 0, worker and raw server on CPU 1"
+                : "placement left to the scheduler");
+        List<Double> faultRatios = new ArrayList<>();
+        List<Double> readRatios = new ArrayList<>();
+        List<Double> monitorRatios = new ArrayList<>();
+        for (int r = 1; r <= repeats; r++) {
+            double raw = MpiPingPong.raw(false, rawServer).latencyMicros();
+            Map<String, Double> dist = parse(runs.output(2, "perf-app.jar", PROGRAM));
+            Map<String, Double> plain = parse(runs.output(SampleRuns.PLAIN, "perf-app.jar",
+                    List.of("perfapp.SsiCosts", "--plain")));
+            System.out.printf("run %d: raw round trip %.1f us%n", r, raw);
+            System.out.printf("  object fault (an acquire that brings an object new to the worker) %.1f us = %.2fx raw"
+                    + " (target <= 2x; %.0f faults; a refresh that brings nothing %.1f us)%n",
+                    dist.get("fault_us"), dist.get("fault_us") / raw, dist.get("faults"), dist.get("empty_refresh_us"));
+            double copyRead = dist.get("copy_read_ns");
+            System.out.printf("  read of a valid copy %.3f ns = %.2fx a local read (the worker's own objects, %.3f ns;"
+                    + " target <= 1.2x) = %.2fx a plain JVM read (%.3f ns)%n", copyRead,
+                    copyRead / dist.get("worker_local_read_ns"), dist.get("worker_local_read_ns"),
+                    copyRead / plain.get("plain_read_ns"), plain.get("plain_read_ns"));
+            System.out.printf("  monitor enter+exit of a shared object %.1f us = %.2fx raw (target <= 2x)%n",
+                    dist.get("monitor_us"), dist.get("monitor_us") / raw);
+            faultRatios.add(dist.get("fault_us") / raw);
+            readRatios.add(copyRead / dist.get("worker_local_read_ns"));
+            monitorRatios.add(dist.get("monitor_us") / raw);
+        }
+        System.out.printf("medians of %d runs: object fault %.2fx raw, copy read %.2fx a local read, shared monitor %.2fx raw%n",
+                repeats, median(faultRatios), median(readRatios), median(monitorRatios));
+    }
+
+    private static void pinThisJvm(String cpus) throws IOException, InterruptedException {
+        Process taskset = new ProcessBuilder("taskset", "-a", "-p", "-c", cpus, String.valueOf(ProcessHandle.current().pid()))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        if (taskset.waitFor() != 0) {
+            throw new IllegalStateException("taskset could not pin the benchmark to CPU " + cpus
+                    + " (is util-linux installed? run with --unpinned otherwise)");
+        }
+    }
+
+    private static double median(List<Double> values) {
+        return SampleRuns.median(values.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+
+    private static Map<String, Double> parse(String output) {
+        Map<String, Double> values = new HashMap<>();
+        for (String line : output.split("\n")) {
+            String[] parts = line.trim().split(" ");
+            if (parts.length == 2) {
+                values.put(parts[0], Double.parseDouble(parts[1]));
+            }
+        }
+        return values;
+    }
+}

@@ -1,0 +1,320 @@
+package dev.distvm.rewriter;
+
+import dev.distvm.rewriter.RewriteCounts.Kind;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.Handle;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.MethodNode;
+
+/**
+ * Routes field accesses on an application class through a synthetic static helper of the calling
+ * class: a static access first lets the runtime fetch statics that are not valid here
+ * ({@code HOOK.staticFault(C.class)}); a write to a shared object or class reports itself
+ * ({@code HOOK.written}); a volatile access is bracketed by the runtime's acquire/release hooks. One
+ * helper per (owner, field, access kind).
+ *
+ * <p>A read of an instance field that is not volatile stays a plain {@code getfield}: an object's copy
+ * always arrives with its state and is refreshed in place at acquires, so there is nothing to check,
+ * and the read costs what it costs on one JVM.
+ *
+ * <p>The helper takes the same operands and leaves the same result as the instruction it replaces,
+ * so the frames of the calling method stay valid as they are. Accesses left direct: writes to
+ * {@code uninitializedThis} (no method may receive it), a class initializer's accesses to its own
+ * statics (the runtime already decided that the initializer runs here), and accesses in interfaces
+ * older than Java 8 (which cannot hold static methods). Field handle constants are redirected to the
+ * same helpers.
+ */
+final class FieldAccessRewriter extends ClassVisitor {
+    private final HookCalls hooks;
+    private final Predicate<String> isApplicationClass;
+    private final FieldResolver fieldResolver;
+    private final RewriteCounts counts;
+    private final Map<String, AccessHelper> helpers = new LinkedHashMap<>();
+    private String className;
+    private boolean isInterface;
+    private int majorVersion;
+
+    private record AccessHelper(String name, int opcode, String owner, String field, String fieldDescriptor,
+            boolean isVolatile, boolean ownerIsInterface) {
+
+        boolean isStatic() {
+            return opcode == Opcodes.GETSTATIC || opcode == Opcodes.PUTSTATIC;
+        }
+
+        boolean isRead() {
+            return opcode == Opcodes.GETFIELD || opcode == Opcodes.GETSTATIC;
+        }
+
+        List<Type> parameters() {
+            List<Type> parameters = new ArrayList<>(2);
+            if (!isStatic()) {
+                parameters.add(Type.getObjectType(owner));
+            }
+            if (!isRead()) {
+                parameters.add(Type.getType(fieldDescriptor));
+            }
+            return parameters;
+        }
+
+        String descriptor() {
+            Type result = isRead() ? Type.getType(fieldDescriptor) : Type.VOID_TYPE;
+            return Type.getMethodDescriptor(result, parameters().toArray(new Type[0]));
+        }
+    }
+
+    FieldAccessRewriter(ClassVisitor next, HookCalls hooks, Predicate<String> isApplicationClass,
+            FieldResolver fieldResolver, RewriteCounts counts) {
+        super(Opcodes.ASM9, next);
+        this.hooks = hooks;
+        this.isApplicationClass = isApplicationClass;
+        this.fieldResolver = fieldResolver;
+        this.counts = counts;
+    }
+
+    @Override
+    public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
+        className = name;
+        isInterface = (access & Opcodes.ACC_INTERFACE) != 0;
+        majorVersion = version & 0xFFFF;
+        super.visit(version, access, name, signature, superName, interfaces);
+    }
+
+    @Override
+    public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
+        MethodVisitor next = super.visitMethod(access, name, descriptor, signature, exceptions);
+        if (!name.equals("<init>")) {
+            return new AccessRewritingMethod(next, name.equals("<clinit>"), new BitSet());
+        }
+        return new MethodNode(Opcodes.ASM9, access, name, descriptor, signature, exceptions) {
+            @Override
+            public void visitEnd() {
+                accept(new AccessRewritingMethod(next, false, UninitializedThisWrites.find(className, this)));
+            }
+        };
+    }
+
+    @Override
+    public void visitEnd() {
+        for (AccessHelper helper : helpers.values()) {
+            generate(helper);
+        }
+        super.visitEnd();
+    }
+
+    private final class AccessRewritingMethod extends MethodVisitor {
+        private final boolean isClassInitializer;
+        private final BitSet uninitializedThisWrites;
+        private int fieldInstruction;
+
+        AccessRewritingMethod(MethodVisitor next, boolean isClassInitializer, BitSet uninitializedThisWrites) {
+            super(Opcodes.ASM9, next);
+            this.isClassInitializer = isClassInitializer;
+            this.uninitializedThisWrites = uninitializedThisWrites;
+        }
+
+        @Override
+        public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
+            boolean writesUninitializedThis = uninitializedThisWrites.get(fieldInstruction++);
+            if (!isApplicationClass.test(owner)) {
+                super.visitFieldInsn(opcode, owner, name, descriptor);
+                return;
+            }
+            boolean isStatic = opcode == Opcodes.GETSTATIC || opcode == Opcodes.PUTSTATIC;
+            Kind directBecause = isStatic && isClassInitializer && owner.equals(className) ? Kind.DIRECT_OWN_CLASS_INITIALIZER
+                    : writesUninitializedThis ? Kind.DIRECT_UNINITIALIZED_THIS
+                    : cannotHoldHelpers() ? Kind.DIRECT_OLD_INTERFACE
+                    : isPlainInstanceRead(opcode, owner, name, descriptor) ? Kind.DIRECT_INSTANCE_READ
+                    : null;
+            if (directBecause != null) {
+                counts.add(directBecause);
+                super.visitFieldInsn(opcode, owner, name, descriptor);
+                return;
+            }
+            AccessHelper helper = helperFor(opcode, owner, name, descriptor);
+            super.visitMethodInsn(Opcodes.INVOKESTATIC, className, helper.name(), helper.descriptor(), isInterface);
+            counts.add(switch (opcode) {
+                case Opcodes.GETFIELD -> Kind.VOLATILE_FIELD_READ;
+                case Opcodes.PUTFIELD -> Kind.FIELD_WRITE;
+                case Opcodes.GETSTATIC -> Kind.STATIC_READ;
+                default -> Kind.STATIC_WRITE;
+            });
+            if (helper.isVolatile()) {
+                counts.add(Kind.VOLATILE_ACCESS);
+            }
+        }
+
+        @Override
+        public void visitLdcInsn(Object value) {
+            super.visitLdcInsn(guarded(value));
+        }
+
+        @Override
+        public void visitInvokeDynamicInsn(String name, String descriptor, Handle bootstrap, Object... arguments) {
+            Object[] guardedArguments = new Object[arguments.length];
+            for (int i = 0; i < arguments.length; i++) {
+                guardedArguments[i] = guarded(arguments[i]);
+            }
+            super.visitInvokeDynamicInsn(name, descriptor, bootstrap, guardedArguments);
+        }
+    }
+
+    private boolean cannotHoldHelpers() {
+        return isInterface && majorVersion < Opcodes.V1_8;
+    }
+
+    private boolean isPlainInstanceRead(int opcode, String owner, String name, String descriptor) {
+        return opcode == Opcodes.GETFIELD && !fieldResolver.isVolatile(owner, name, descriptor);
+    }
+
+    /**
+     * A field handle constant (records' equals/hashCode/toString get their fields through such handles
+     * passed to ObjectMethods) becomes a handle to the helper, which has the same type.
+     */
+    private Object guarded(Object constant) {
+        if (!(constant instanceof Handle handle) || !isApplicationClass.test(handle.getOwner()) || cannotHoldHelpers()) {
+            return constant;
+        }
+        int opcode = switch (handle.getTag()) {
+            case Opcodes.H_GETFIELD -> Opcodes.GETFIELD;
+            case Opcodes.H_PUTFIELD -> Opcodes.PUTFIELD;
+            case Opcodes.H_GETSTATIC -> Opcodes.GETSTATIC;
+            case Opcodes.H_PUTSTATIC -> Opcodes.PUTSTATIC;
+            default -> 0;
+        };
+        if (opcode == 0 || isPlainInstanceRead(opcode, handle.getOwner(), handle.getName(), handle.getDesc())) {
+            return constant;
+        }
+        AccessHelper helper = helperFor(opcode, handle.getOwner(), handle.getName(), handle.getDesc());
+        counts.add(Kind.FIELD_HANDLE);
+        return new Handle(Opcodes.H_INVOKESTATIC, className, helper.name(), helper.descriptor(), isInterface);
+    }
+
+    private AccessHelper helperFor(int opcode, String owner, String name, String descriptor) {
+        return helpers.computeIfAbsent(opcode + " " + owner + "." + name + ":" + descriptor, key -> {
+            String prefix = switch (opcode) {
+                case Opcodes.GETFIELD -> "$dist$get$";
+                case Opcodes.PUTFIELD -> "$dist$put$";
+                case Opcodes.GETSTATIC -> "$dist$getstatic$";
+                default -> "$dist$putstatic$";
+            };
+            boolean isStatic = opcode == Opcodes.GETSTATIC || opcode == Opcodes.PUTSTATIC;
+            boolean ownerIsInterface = isStatic
+                    && (owner.equals(className) ? isInterface : fieldResolver.isInterface(owner));
+            return new AccessHelper(prefix + helpers.size(), opcode, owner, name, descriptor,
+                    fieldResolver.isVolatile(owner, name, descriptor), ownerIsInterface);
+        });
+    }
+
+    private void generate(AccessHelper helper) {
+        int access = Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC | (isInterface ? Opcodes.ACC_PUBLIC : Opcodes.ACC_PRIVATE);
+        MethodVisitor method = super.visitMethod(access, helper.name(), helper.descriptor(), null, null);
+        method.visitCode();
+        if (helper.isStatic()) {
+            faultIfStaticsNotValid(method, helper); // a volatile static too: its value is the home's
+        }
+        if (helper.isVolatile()) {
+            if (helper.isRead()) {
+                pushTarget(method, helper);
+                hooks.invoke(method, RuntimeHooks.BEFORE_VOLATILE_READ);
+                access(method, helper);
+                hooks.invoke(method, RuntimeHooks.AFTER_VOLATILE_READ);
+            } else {
+                hooks.invoke(method, RuntimeHooks.BEFORE_VOLATILE_WRITE);
+                access(method, helper);
+                pushTarget(method, helper);
+                hooks.invoke(method, RuntimeHooks.AFTER_VOLATILE_WRITE);
+            }
+        } else {
+            access(method, helper);
+            if (!helper.isRead() && !helper.ownerIsInterface()) {
+                reportWriteToShared(method, helper);
+            }
+        }
+        Type result = helper.isRead() ? Type.getType(helper.fieldDescriptor()) : Type.VOID_TYPE;
+        method.visitInsn(result.getOpcode(Opcodes.IRETURN));
+        method.visitMaxs(0, 0);
+        method.visitEnd();
+        counts.add(Kind.ACCESS_HELPER);
+    }
+
+    /** The object or class whose copy the runtime must make valid. */
+    private void pushTarget(MethodVisitor method, AccessHelper helper) {
+        if (helper.isStatic()) {
+            ClassLiterals.push(method, helper.owner(), majorVersion);
+        } else {
+            method.visitVarInsn(Opcodes.ALOAD, 0);
+        }
+    }
+
+    /** The original instruction, its operands taken from the helper's parameters. */
+    private static void access(MethodVisitor method, AccessHelper helper) {
+        int slot = 0;
+        for (Type parameter : helper.parameters()) {
+            method.visitVarInsn(parameter.getOpcode(Opcodes.ILOAD), slot);
+            slot += parameter.getSize();
+        }
+        method.visitFieldInsn(helper.opcode(), helper.owner(), helper.field(), helper.fieldDescriptor());
+    }
+
+    private void faultIfStaticsNotValid(MethodVisitor method, AccessHelper helper) {
+        if (helper.ownerIsInterface()) { // no state field to look at: the runtime decides every time
+            pushTarget(method, helper);
+            hooks.invoke(method, RuntimeHooks.STATIC_FAULT);
+            return;
+        }
+        Label valid = new Label();
+        method.visitFieldInsn(Opcodes.GETSTATIC, helper.owner(), ObjectStateInjector.STATIC_STATE, "I");
+        method.visitJumpInsn(Opcodes.IFGE, valid);
+        pushTarget(method, helper);
+        hooks.invoke(method, RuntimeHooks.STATIC_FAULT);
+        method.visitLabel(valid);
+        if (majorVersion >= Opcodes.V1_6) {
+            Object[] locals = helper.parameters().stream().map(FieldAccessRewriter::frameType).toArray();
+            method.visitFrame(Opcodes.F_NEW, locals.length, locals, 0, new Object[0]);
+        }
+    }
+
+    /**
+     * After a write to a shared object or class (an object whose meta is set, a class whose static
+     * state is not 0: a copy, or a master that copies exist of), {@code HOOK.written(target)}: the
+     * runtime then knows what to look at when it releases or refreshes instead of comparing every
+     * shared thing. After the store, so that a release that finds the mark also finds the value.
+     */
+    private void reportWriteToShared(MethodVisitor method, AccessHelper helper) {
+        Label local = new Label();
+        if (helper.isStatic()) {
+            method.visitFieldInsn(Opcodes.GETSTATIC, helper.owner(), ObjectStateInjector.STATIC_STATE, "I");
+            method.visitJumpInsn(Opcodes.IFEQ, local);
+        } else {
+            method.visitVarInsn(Opcodes.ALOAD, 0);
+            method.visitFieldInsn(Opcodes.GETFIELD, helper.owner(), ObjectStateInjector.META, "Ljava/lang/Object;");
+            method.visitJumpInsn(Opcodes.IFNULL, local);
+        }
+        pushTarget(method, helper);
+        hooks.invoke(method, RuntimeHooks.WRITTEN);
+        method.visitLabel(local);
+        if (majorVersion >= Opcodes.V1_6) {
+            Object[] locals = helper.parameters().stream().map(FieldAccessRewriter::frameType).toArray();
+            method.visitFrame(Opcodes.F_NEW, locals.length, locals, 0, new Object[0]);
+        }
+    }
+
+    private static Object frameType(Type type) {
+        return switch (type.getSort()) {
+            case Type.BOOLEAN, Type.CHAR, Type.BYTE, Type.SHORT, Type.INT -> Opcodes.INTEGER;
+            case Type.FLOAT -> Opcodes.FLOAT;
+            case Type.LONG -> Opcodes.LONG;
+            case Type.DOUBLE -> Opcodes.DOUBLE;
+            default -> type.getInternalName();
+        };
+    }
+}

@@ -1,0 +1,102 @@
+package dev.distvm.rewriter;
+
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+
+/** What a rewrite did to one class, per kind: for the agent's log and for tests. */
+public final class RewriteCounts {
+    /** The concurrency visitors' kinds first, then the object space's: tests select a group by range. */
+    public enum Kind {
+        /** Includes the monitor enters generated for synchronized methods. */
+        MONITOR_ENTER(true),
+        /** Includes the two monitor exits (return and rethrow) generated per synchronized method. */
+        MONITOR_EXIT(true),
+        SYNCHRONIZED_METHOD(true),
+        /** Native methods renamed behind a wrapper that asks the runtime first (NativeMethodRewriter). */
+        NATIVE_METHOD(true),
+        WAIT(true),
+        /** notify() and notifyAll(). */
+        NOTIFY(true),
+        THREAD_START(true),
+        THREAD_JOIN(true),
+        /** isAlive() and getState(). */
+        THREAD_IS_ALIVE(true),
+        /** getId() and threadId(). */
+        THREAD_ID(true),
+        THREAD_INTERRUPT(true),
+        CURRENT_THREAD(true),
+        SLEEP(true),
+        IDENTITY_HASH_CODE(true),
+        /** System.exit, Runtime.exit and Runtime.halt. */
+        EXIT(true),
+        /** Runnable lambdas and method references made serializable, so a thread's task can travel. */
+        RUNNABLE_LAMBDA(true),
+        // ---- the object space (ObjectStateInjector, FieldAccessRewriter, ClassInitializerRewriter) ----
+        /** {@code $dist$meta} added to a root class. */
+        OBJECT_STATE_FIELDS(true),
+        /** {@code $dist$sstate} added to a class. */
+        STATIC_STATE_FIELD(true),
+        FINAL_REMOVED(true),
+        /** {@code hashCode()} delegating to the hook's identity hash added. */
+        HASH_CODE_ADDED(true),
+        /** A read of a volatile instance field (the others stay direct). */
+        VOLATILE_FIELD_READ(true),
+        FIELD_WRITE(true),
+        STATIC_READ(true),
+        STATIC_WRITE(true),
+        /** A field handle constant ({@code ldc}, bootstrap argument) redirected to a helper. */
+        FIELD_HANDLE(true),
+        /** Rewritten instructions (already counted as reads or writes) whose field is volatile. */
+        VOLATILE_ACCESS(true),
+        /** Synthetic {@code $dist$get...} / {@code $dist$put...} methods generated. */
+        ACCESS_HELPER(true),
+        CLASS_INITIALIZER_PROLOGUE(true),
+        /** A {@code <clinit>} created for a class with static fields but no initializer. */
+        CLASS_INITIALIZER_ADDED(true),
+        /** A constructor's write to a field of {@code uninitializedThis}, which no method may receive. */
+        DIRECT_UNINITIALIZED_THIS(false),
+        /** A class initializer's access to its own class's static fields. */
+        DIRECT_OWN_CLASS_INITIALIZER(false),
+        /** An access in an interface older than Java 8, which cannot hold a static helper. */
+        DIRECT_OLD_INTERFACE(false),
+        /** A read of an instance field that is not volatile: a copy always holds its object's state. */
+        DIRECT_INSTANCE_READ(false);
+
+
+        private final boolean changesClass;
+
+        Kind(boolean changesClass) {
+            this.changesClass = changesClass;
+        }
+
+        public boolean changesClass() {
+            return changesClass;
+        }
+    }
+
+    private final Map<Kind, Integer> counts = new EnumMap<>(Kind.class);
+
+    void add(Kind kind) {
+        counts.merge(kind, 1, Integer::sum);
+    }
+
+    public int get(Kind kind) {
+        return counts.getOrDefault(kind, 0);
+    }
+
+    /** Whether the class's bytes differ from the input; when not, the caller keeps the original. */
+    public boolean changed() {
+        return counts.keySet().stream().anyMatch(kind -> kind.changesClass);
+    }
+
+    /** Only the kinds that occurred. */
+    public Map<Kind, Integer> asMap() {
+        return Collections.unmodifiableMap(new EnumMap<>(counts));
+    }
+
+    @Override
+    public String toString() {
+        return counts.toString();
+    }
+}

@@ -1,0 +1,60 @@
+package dev.distvm.rewriter;
+
+import org.objectweb.asm.commons.Method;
+
+/**
+ * The contract between rewritten code and the runtime: every static method the rewriter makes
+ * application code call, declared once, with its exact name and descriptor. The runtime's hook
+ * class implements each as {@code public static}; agent-java's {@code HookContractTest} checks that
+ * it does, so a hook the runtime lacks fails the build instead of a run. Visitors emit these through
+ * {@link HookCalls}, never as strings of their own.
+ */
+public final class RuntimeHooks {
+    /** Internal name of the runtime's hook class: the one place it is written. */
+    public static final String OWNER = "dev/distvm/objectspace/Hooks";
+
+    // ---- the object space: field accesses, class initializers, identity hashes ----
+    /** After a write to a shared object or class: what a release must look at. */
+    public static final Method WRITTEN = Method.getMethod("void written (Object)");
+    /** Before a static access whose class's statics are not valid here. */
+    public static final Method STATIC_FAULT = Method.getMethod("void staticFault (Class)");
+    /** Before a class initializer: false when the statics come from the home instead. */
+    public static final Method RUN_CLASS_INITIALIZER = Method.getMethod("boolean runClassInitializer (Class)");
+    public static final Method BEFORE_VOLATILE_READ = Method.getMethod("void beforeVolatileRead (Object)");
+    public static final Method AFTER_VOLATILE_READ = Method.getMethod("void afterVolatileRead ()");
+    public static final Method BEFORE_VOLATILE_WRITE = Method.getMethod("void beforeVolatileWrite ()");
+    public static final Method AFTER_VOLATILE_WRITE = Method.getMethod("void afterVolatileWrite (Object)");
+    /** The injected {@code hashCode()}'s, and every {@code System.identityHashCode}'s: equal on every node. */
+    public static final Method IDENTITY_HASH_CODE = Method.getMethod("int identityHashCode (Object)");
+
+    // ---- native methods and monitors ----
+    /** Before a native method of an application class runs: its native state is where its class was initialized. */
+    public static final Method NATIVE_METHOD = Method.getMethod("void nativeMethod (Class, String)");
+    /** Right after a {@code monitorenter}, holding the monitor. */
+    public static final Method MONITOR_ENTERED = Method.getMethod("void monitorEntered (Object)");
+    /** Right after a {@code monitorexit}, no longer holding it. */
+    public static final Method MONITOR_EXIT = Method.getMethod("void monitorExit (Object)");
+
+    // ---- calls replaced by a hook taking the receiver first (CallSiteRewriter) ----
+    public static final Method WAIT = Method.getMethod("void wait (Object)");
+    public static final Method WAIT_MILLIS = Method.getMethod("void wait (Object, long)");
+    public static final Method WAIT_MILLIS_NANOS = Method.getMethod("void wait (Object, long, int)");
+    public static final Method NOTIFY = Method.getMethod("void notify (Object)");
+    public static final Method NOTIFY_ALL = Method.getMethod("void notifyAll (Object)");
+    public static final Method START = Method.getMethod("void start (Thread)");
+    public static final Method JOIN = Method.getMethod("void join (Thread)");
+    public static final Method JOIN_MILLIS = Method.getMethod("void join (Thread, long)");
+    public static final Method JOIN_MILLIS_NANOS = Method.getMethod("void join (Thread, long, int)");
+    public static final Method IS_ALIVE = Method.getMethod("boolean isAlive (Thread)");
+    public static final Method THREAD_STATE = Method.getMethod("Thread$State threadState (Thread)");
+    public static final Method THREAD_ID = Method.getMethod("long threadId (Thread)");
+    public static final Method INTERRUPT = Method.getMethod("void interrupt (Thread)");
+    public static final Method RUNTIME_EXIT = Method.getMethod("void exit (Runtime, int)");
+    public static final Method HALT = Method.getMethod("void halt (Runtime, int)");
+    public static final Method CURRENT_THREAD = Method.getMethod("Thread currentThread ()");
+    public static final Method SLEEP = Method.getMethod("void sleep (long)");
+    public static final Method SLEEP_NANOS = Method.getMethod("void sleep (long, int)");
+    public static final Method EXIT = Method.getMethod("void exit (int)");
+
+    private RuntimeHooks() {}
+}

@@ -1,0 +1,56 @@
+package dev.distvm.rewriter;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.function.Predicate;
+
+/**
+ * Answers the rewriter's questions about other classes by reflection on the untransformed classes
+ * a loader has (the agent reads class files instead); classes generated in a test are unknown to
+ * it, which is harmless because they only access their own non-volatile fields.
+ */
+final class LoadedClasses implements FieldResolver {
+    static final LoadedClasses OF_TESTS = new LoadedClasses(LoadedClasses.class.getClassLoader());
+
+    private final ClassLoader originals;
+
+    LoadedClasses(ClassLoader originals) {
+        this.originals = originals;
+    }
+
+    /** The pipeline for test subjects: their hooks go to {@link RecordingHooks}. */
+    ClassRewriter rewriter(Predicate<String> isSubject) {
+        return new ClassRewriter(RecordingHooks.OWNER, isSubject, this, this::isThread);
+    }
+
+    @Override
+    public boolean isVolatile(String owner, String name, String descriptor) {
+        for (Class<?> type = load(owner); type != null; type = type.getSuperclass()) {
+            for (Field field : type.getDeclaredFields()) {
+                if (field.getName().equals(name)) {
+                    return Modifier.isVolatile(field.getModifiers());
+                }
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public boolean isInterface(String owner) {
+        Class<?> type = load(owner);
+        return type != null && type.isInterface();
+    }
+
+    boolean isThread(String internalName) {
+        Class<?> type = load(internalName);
+        return type != null && Thread.class.isAssignableFrom(type);
+    }
+
+    private Class<?> load(String internalName) {
+        try {
+            return Class.forName(internalName.replace('/', '.'), false, originals);
+        } catch (ClassNotFoundException e) {
+            return null;
+        }
+    }
+}

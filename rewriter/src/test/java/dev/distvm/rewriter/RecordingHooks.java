@@ -1,0 +1,201 @@
+package dev.distvm.rewriter;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * The tests' stand-in for the runtime's hook class, with every hook of {@link RuntimeHooks}: records
+ * each call and then does what a single JVM does. The object-space hooks record in
+ * {@link ObjectSpaceCalls}, the others here.
+ */
+public final class RecordingHooks {
+    static final String OWNER = RecordingHooks.class.getName().replace('.', '/');
+    static final List<String> calls = new CopyOnWriteArrayList<>();
+
+    private RecordingHooks() {}
+
+    static void reset() {
+        calls.clear();
+        ObjectSpaceCalls.reset();
+    }
+
+    /** The recorded calls of the given hooks, in order. */
+    static List<String> callsOf(String... hooks) {
+        List<String> selected = new ArrayList<>();
+        for (String call : calls) {
+            if (Stream.of(hooks).anyMatch(hook -> call.startsWith(hook + "("))) {
+                selected.add(call);
+            }
+        }
+        return selected;
+    }
+
+    static String describe(Object o) {
+        if (o instanceof Class<?> type) {
+            // getSimpleName() would fail: the declaring class is in another loader than the nested one.
+            return "class " + type.getName().substring(type.getName().lastIndexOf('$') + 1);
+        }
+        if (o instanceof Thread thread) {
+            return thread.getName();
+        }
+        if (o instanceof Runtime) {
+            return "runtime";
+        }
+        return String.valueOf(o);
+    }
+
+    /** What a test subject says of itself, in order with the hook calls. */
+    public static void note(String what) {
+        calls.add(what);
+    }
+
+    private static void record(String hook, Object... arguments) {
+        calls.add(Stream.of(arguments).map(RecordingHooks::describe).collect(Collectors.joining(", ", hook + "(", ")")));
+    }
+
+    public static void written(Object target) {
+        ObjectSpaceCalls.record("written", target);
+    }
+
+    public static void staticFault(Class<?> type) {
+        ObjectSpaceCalls.record("staticFault", type);
+    }
+
+    public static boolean runClassInitializer(Class<?> type) {
+        ObjectSpaceCalls.record("runClassInitializer", type);
+        return ObjectSpaceCalls.runClassInitializers;
+    }
+
+    public static void beforeVolatileRead(Object target) {
+        ObjectSpaceCalls.record("beforeVolatileRead", target);
+    }
+
+    public static void afterVolatileRead() {
+        ObjectSpaceCalls.record("afterVolatileRead", null);
+    }
+
+    public static void beforeVolatileWrite() {
+        ObjectSpaceCalls.record("beforeVolatileWrite", null);
+    }
+
+    public static void afterVolatileWrite(Object target) {
+        ObjectSpaceCalls.record("afterVolatileWrite", target);
+    }
+
+    public static void monitorEntered(Object lock) {
+        record("monitorEntered", lock, Thread.holdsLock(lock) ? "held" : "not held");
+    }
+
+    public static void monitorExit(Object lock) {
+        record("monitorExit", lock, Thread.holdsLock(lock) ? "held" : "not held");
+    }
+
+    public static void wait(Object lock) throws InterruptedException {
+        record("wait", lock);
+        lock.wait();
+    }
+
+    public static void wait(Object lock, long millis) throws InterruptedException {
+        record("wait", lock, millis);
+        lock.wait(millis);
+    }
+
+    public static void wait(Object lock, long millis, int nanos) throws InterruptedException {
+        record("wait", lock, millis, nanos);
+        lock.wait(millis, nanos);
+    }
+
+    public static void notify(Object lock) {
+        record("notify", lock);
+        lock.notify();
+    }
+
+    public static void notifyAll(Object lock) {
+        record("notifyAll", lock);
+        lock.notifyAll();
+    }
+
+    public static void start(Thread thread) {
+        record("start", thread);
+        thread.start();
+    }
+
+    public static void join(Thread thread) throws InterruptedException {
+        record("join", thread);
+        thread.join();
+    }
+
+    public static void join(Thread thread, long millis) throws InterruptedException {
+        record("join", thread, millis);
+        thread.join(millis);
+    }
+
+    public static void join(Thread thread, long millis, int nanos) throws InterruptedException {
+        record("join", thread, millis, nanos);
+        thread.join(millis, nanos);
+    }
+
+    public static Thread.State threadState(Thread thread) {
+        record("threadState", thread);
+        return thread.getState();
+    }
+
+    public static boolean isAlive(Thread thread) {
+        record("isAlive", thread);
+        return thread.isAlive();
+    }
+
+    @SuppressWarnings("deprecation") // threadId() is Java 19+; the tests run on 17
+    public static long threadId(Thread thread) {
+        record("threadId", thread);
+        return thread.getId();
+    }
+
+    public static void interrupt(Thread thread) {
+        record("interrupt", thread);
+        thread.interrupt();
+    }
+
+    public static Thread currentThread() {
+        record("currentThread");
+        return Thread.currentThread();
+    }
+
+    public static void sleep(long millis) throws InterruptedException {
+        record("sleep", millis);
+        Thread.sleep(millis);
+    }
+
+    public static void sleep(long millis, int nanos) throws InterruptedException {
+        record("sleep", millis, nanos);
+        Thread.sleep(millis, nanos);
+    }
+
+    /**
+     * An injected {@code hashCode()}'s and a {@code System.identityHashCode} call's: recorded as an
+     * object-space call, since describing the object here would call its {@code hashCode()} again.
+     */
+    public static int identityHashCode(Object o) {
+        ObjectSpaceCalls.record("identityHashCode", o);
+        return System.identityHashCode(o);
+    }
+
+    public static void nativeMethod(Class<?> owner, String name) {
+        record("nativeMethod", owner, name);
+    }
+
+    public static void exit(int status) {
+        record("exit", status);
+    }
+
+    public static void exit(Runtime runtime, int status) {
+        record("exit", runtime, status);
+    }
+
+    public static void halt(Runtime runtime, int status) {
+        record("halt", runtime, status);
+    }
+}

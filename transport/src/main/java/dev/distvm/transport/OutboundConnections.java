@@ -1,0 +1,104 @@
+package dev.distvm.transport;
+
+import java.io.IOException;
+import java.net.StandardSocketOptions;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The connections this endpoint opened, one per peer it sends to: opened on the first send,
+ * reopened on the next send after a loss. The sending thread writes its frame itself, under the
+ * connection's lock, so frames to one peer leave in the order they were sent.
+ */
+final class OutboundConnections {
+    private static final int CONNECT_TIMEOUT_MILLIS = 3_000;
+
+    private final ConcurrentHashMap<String, Outbound> outbound = new ConcurrentHashMap<>();
+    private final int maxFrameBytes;
+    private final Receivers receivers;
+    private final PendingRequests pending;
+
+    OutboundConnections(int maxFrameBytes, Receivers receivers, PendingRequests pending) {
+        this.maxFrameBytes = maxFrameBytes;
+        this.receivers = receivers;
+        this.pending = pending;
+    }
+
+    /**
+     * Writes one whole frame to the peer.
+     *
+     * @throws TransportException when the peer cannot be reached; its waiting requests fail too
+     */
+    void send(String peer, EnvelopeFrames.Frame frame) {
+        Outbound target = outbound.computeIfAbsent(peer, Outbound::new);
+        try {
+            target.connection().send(frame);
+        } catch (IOException e) {
+            target.lost(e);
+            throw new TransportException("cannot reach " + peer + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Closes the connection to a peer and fails the requests still waiting on it. */
+    void disconnect(String peer) {
+        Outbound lost = outbound.remove(peer);
+        if (lost != null) {
+            lost.close();
+        }
+        pending.failPeer(peer, "peer " + peer + " was disconnected");
+    }
+
+    void close() {
+        outbound.values().forEach(Outbound::close);
+        outbound.clear();
+    }
+
+    /** The connection to one peer. */
+    private final class Outbound {
+        private final String peer;
+        private Connection connection;
+
+        Outbound(String peer) {
+            this.peer = peer;
+        }
+
+        synchronized Connection connection() throws IOException {
+            if (connection == null || connection.isClosed()) {
+                SocketChannel channel = SocketChannel.open();
+                try {
+                    channel.socket().connect(Endpoint.socketAddress(peer), CONNECT_TIMEOUT_MILLIS);
+                    channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                    FrameChannel frames = new FrameChannel(channel, maxFrameBytes);
+                    frames.writeMagic();
+                    Connection opened = new Connection(peer, frames);
+                    receivers.readAnswers(opened, this::lost);
+                    connection = opened;
+                } catch (IOException | RuntimeException e) {
+                    channel.close();
+                    throw e instanceof IOException io ? io : new IOException(e.getMessage(), e);
+                }
+            }
+            return connection;
+        }
+
+        /** The connection broke: waiters on this peer fail now, the next send reconnects. */
+        void lost(Exception cause) {
+            Connection broken;
+            synchronized (this) {
+                broken = connection;
+                connection = null;
+            }
+            if (broken != null) {
+                broken.close();
+            }
+            pending.failPeer(peer, (broken == null ? "cannot reach " + peer : "connection to " + peer
+                    + " lost") + ": " + cause.getMessage());
+        }
+
+        synchronized void close() {
+            if (connection != null) {
+                connection.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package dev.distvm.transport;
+
+import dev.distvm.common.Log;
+import dev.distvm.transport.proto.Envelope;
+import dev.distvm.transport.proto.ErrorCode;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * The receiving threads of an endpoint: one accepts connections, and one per connection reads it.
+ * On a connection a peer opened, requests and one-way messages go through {@link InboundChecks}
+ * to the {@link Responder}; on one this endpoint opened, answers go through the checks to the
+ * {@link PendingRequests}.
+ */
+final class Receivers {
+    /** Marks the threads that must never block on the network: they are the ones that would answer. */
+    private static final class ReaderThread extends Thread {
+        ReaderThread(Runnable body, String name) {
+            super(body, name);
+            setDaemon(true); // not a DaemonThreads thread: its class is the mark
+        }
+    }
+
+    private final ServerSocketChannel listener;
+    private final String address;
+    private final int maxFrameBytes;
+    private final TransportCounters counters;
+    private final InboundChecks checks;
+    private final Responder responder;
+    private final PendingRequests pending;
+    private final Set<Connection> inbound = ConcurrentHashMap.newKeySet();
+    private final Thread acceptor;
+    private volatile boolean open = true;
+
+    Receivers(ServerSocketChannel listener, String address, int maxFrameBytes, TransportCounters counters,
+              InboundChecks checks, Responder responder, PendingRequests pending) {
+        this.listener = listener;
+        this.address = address;
+        this.maxFrameBytes = maxFrameBytes;
+        this.counters = counters;
+        this.checks = checks;
+        this.responder = responder;
+        this.pending = pending;
+        this.acceptor = new ReaderThread(this::accept, "dist-transport-accept " + address);
+    }
+
+    void start() {
+        acceptor.start();
+    }
+
+    /** True on a reader thread, which a blocking call would stall (the answer it waits for comes on one). */
+    static boolean onReaderThread() {
+        return Thread.currentThread() instanceof ReaderThread;
+    }
+
+    /** Reads the answers on a connection this endpoint opened; a read failure is reported to {@code lost}. */
+    void readAnswers(Connection connection, Consumer<IOException> lost) {
+        new ReaderThread(() -> {
+            try {
+                while (open) {
+                    byte[] frame = connection.frames().read();
+                    counters.received(frame.length);
+                    Envelope answer = checks.answer(frame);
+                    if (answer != null) {
+                        pending.answer(answer);
+                    }
+                }
+            } catch (IOException e) {
+                if (open && !connection.isClosed()) {
+                    lost.accept(e);
+                }
+            }
+        }, "dist-transport-out " + connection.peer()).start();
+    }
+
+    /** Stops accepting (the port is free when this returns) and closes the connections peers opened. */
+    void close() {
+        open = false;
+        try {
+            listener.close();
+            // The port is released only when the thread blocked in accept() has left it.
+            if (Thread.currentThread() != acceptor) {
+                acceptor.join(1_000);
+            }
+        } catch (IOException e) {
+            // closing: nothing left to do with the socket
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    void closeInbound() {
+        inbound.forEach(Connection::close);
+        inbound.clear();
+    }
+
+    private void accept() {
+        while (open) {
+            SocketChannel channel;
+            try {
+                channel = listener.accept();
+                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            } catch (IOException e) {
+                if (open) {
+                    Log.warn("endpoint " + address + " stopped accepting connections: " + e);
+                }
+                return;
+            }
+            String peer = String.valueOf(channel.socket().getRemoteSocketAddress());
+            Connection connection = new Connection(peer, new FrameChannel(channel, maxFrameBytes));
+            inbound.add(connection);
+            new ReaderThread(() -> readRequests(connection), "dist-transport-in " + peer).start();
+        }
+    }
+
+    /** Reader of a connection a peer opened: requests and one-way messages. */
+    private void readRequests(Connection connection) {
+        try {
+            if (!connection.frames().readMagic()) {
+                counters.rejected.increment();
+                Log.warn("closed a connection from " + connection.peer() + " that does not speak dist");
+                return;
+            }
+            while (open) {
+                byte[] frame = connection.frames().read();
+                counters.received(frame.length);
+                try {
+                    responder.serve(connection, checks.request(frame));
+                } catch (InboundChecks.Refusal refusal) {
+                    responder.refuse(connection, refusal);
+                }
+            }
+        } catch (FrameChannel.FrameTooLargeException e) {
+            responder.refuse(connection, 0, ErrorCode.MALFORMED, e.getMessage() + "; closing the connection");
+        } catch (EOFException | ClosedChannelException e) {
+            // the peer went away or this endpoint closed: the normal end of a connection
+        } catch (IOException e) {
+            Log.debug("connection from " + connection.peer() + " ended: " + e.getMessage());
+        } finally {
+            inbound.remove(connection);
+            connection.close();
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package dev.distvm.transport;
+
+import java.time.Duration;
+
+/**
+ * How an {@link Endpoint} binds and what it accepts.
+ *
+ * @param bindAddress    {@code tcp://HOST:PORT}; port 0 picks a free port. Loopback unless told otherwise.
+ * @param secret         the cluster secret; envelopes with another token are refused
+ * @param maxFrameBytes  larger frames are refused on send; on receive they are answered with an
+ *                       error and the connection is closed
+ * @param requestTimeout how long a request waits for its reply unless the caller says otherwise
+ */
+public record TransportConfig(String bindAddress, ClusterSecret secret, int maxFrameBytes, Duration requestTimeout) {
+    public static final int DEFAULT_MAX_FRAME_BYTES = 64 << 20;
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
+
+    public TransportConfig {
+        if (!bindAddress.startsWith("tcp://")) {
+            throw new IllegalArgumentException("bind address must look like tcp://HOST:PORT, got '" + bindAddress + "'");
+        }
+        if (maxFrameBytes < 1024) {
+            throw new IllegalArgumentException("maxFrameBytes must be at least 1024, got " + maxFrameBytes);
+        }
+    }
+
+    public static TransportConfig loopback(ClusterSecret secret) {
+        return new TransportConfig("tcp://127.0.0.1:0", secret, DEFAULT_MAX_FRAME_BYTES, DEFAULT_REQUEST_TIMEOUT);
+    }
+
+    public TransportConfig withBindAddress(String address) {
+        return new TransportConfig(address, secret, maxFrameBytes, requestTimeout);
+    }
+}
