@@ -1,4 +1,4 @@
-/* Open MPI's side of dist.perf.MpiPingPong: the same ping-pong in C, printing the same result line. */
+/* Open MPI's side of dev.distvm.perf.MpiPingPong: the same ping-pong in C, printing the same result line. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>

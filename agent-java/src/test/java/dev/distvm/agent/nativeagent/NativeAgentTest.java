@@ -88,7 +88,7 @@ class NativeAgentTest {
 
         Frame[] all = framesFromHelper(0);
         assertEquals("framesFromHelper", all[0].methodName());
-        assertEquals("(I)[Ldist/agent/nativeagent/Frame;", all[0].descriptor());
+        assertEquals("(I)[Ldev/distvm/agent/nativeagent/Frame;", all[0].descriptor());
         assertEquals(all.length - 1, fromHelper.length);
         assertEquals(
                 Arrays.asList(all).subList(2, all.length), Arrays.asList(fromHelper).subList(1, fromHelper.length));
