@@ -1,0 +1,4 @@
+/**
+ * Sample: pi by numerical integration, one thread per slice (JESSICA).
+ */
+package samples.pi;
