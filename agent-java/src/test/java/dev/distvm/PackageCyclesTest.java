@@ -28,12 +28,12 @@ import org.objectweb.asm.ClassReader;
  * No two packages of the project depend on each other, directly or through others: each package
  * has one job, and a cycle means one of them does part of another's. Reads the compiled classes
  * of every project module on the test classpath (this module's and the modules it builds on, not
- * the tests), under the root packages {@code dist} and {@code mpi}, collects every class each one
+ * the tests), under the root packages {@code dev.distvm} and {@code mpi}, collects every class each one
  * names in its constant pool and looks for strongly connected packages.
  */
 class PackageCyclesTest {
     private static final List<String> ROOTS = List.of("dev/distvm/", "mpi/");
-    private static final Pattern DESCRIBED_CLASS = Pattern.compile("L((?:dist|mpi)/[^;<]+)[;<]");
+    private static final Pattern DESCRIBED_CLASS = Pattern.compile("L((?:dev/distvm|mpi)/[^;<]+)[;<]");
     private static final int UTF8 = 1;
     private static final int CLASS = 7;
 
