@@ -3,13 +3,13 @@ package perfapp;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The object space's unit costs, measured from inside an ordinary program: a thread that dist
- * places on a worker (the first thread stays home: placement fills the least-loaded node, the home
- * first) reads fields of shared objects (valid copies there) and of its own objects, faults in
+ * The object space's unit costs, measured from inside an ordinary program: the one thread it
+ * starts, which dist places on the worker (the home is busy with {@code main}, and placement fills
+ * the least-loaded node), reads fields of shared objects (valid copies there) and of its own objects, faults in
  * objects it has never seen, and takes an uncontended monitor of a shared object. Prints "name
  * value" lines. With --plain (no dist) only the read is measured, as the baseline.
  *
- * <p>A fault: the probe asks a home thread to publish a new object (through the board's monitor,
+ * <p>A fault: the probe asks {@code main}, at the home, to publish a new object (through the board's monitor,
  * untimed), waits long enough for it to happen, and times its next acquire (a volatile read of the
  * board), whose refresh brings the object; it counts the acquires that did. Asked for, not
  * published on a timer: with a timer, the acquires that happen to take long are the ones most
@@ -85,19 +85,11 @@ public final class SsiCosts {
             return;
         }
         Board board = new Board();
-        Thread publisher = new Thread(() -> {
-            try {
-                board.serve();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "publisher");
-        publisher.start();
         double[] results = new double[6];
         Thread probe = new Thread(() -> probe(shared, board, results), "probe");
         probe.start();
+        board.serve(); // main publishes: it runs at the home whatever the placement
         probe.join();
-        publisher.join();
         System.out.printf("copy_read_ns %.3f%nworker_local_read_ns %.3f%nfault_us %.1f%nfaults %.0f%n"
                 + "empty_refresh_us %.1f%nmonitor_us %.1f%n",
                 results[0], results[1], results[2], results[3], results[4], results[5]);

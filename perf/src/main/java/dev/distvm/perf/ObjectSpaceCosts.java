@@ -59,6 +59,12 @@ public final class ObjectSpaceCosts {
             Map<String, Double> plain = parse(runs.output(SampleRuns.PLAIN, "perf-app.jar",
                     List.of("perfapp.SsiCosts", "--plain")));
             System.out.printf("run %d: raw round trip %.1f us%n", r, raw);
+            if (dist.get("empty_refresh_us") < raw / 10) {
+                // An acquire that crosses no network cannot be a refresh from the home.
+                throw new IllegalStateException("the probe's acquires took " + dist.get("empty_refresh_us")
+                        + " us against a " + raw + " us round trip: the probe ran at the home, and the figures"
+                        + " would be local costs; see perfapp.SsiCosts on where its threads are placed");
+            }
             System.out.printf("  object fault (an acquire that brings an object new to the worker) %.1f us = %.2fx raw"
                     + " (target <= 2x; %.0f faults; a refresh that brings nothing %.1f us)%n",
                     dist.get("fault_us"), dist.get("fault_us") / raw, dist.get("faults"), dist.get("empty_refresh_us"));
