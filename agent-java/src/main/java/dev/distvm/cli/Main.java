@@ -19,8 +19,8 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * The Java half of the {@code dist} command: the subcommands that run inside a JVM of their own
- * ({@code coordinator}, {@code status}). The shell script {@code ./dist} handles the ones that
- * start other JVMs or the build.
+ * ({@code coordinator}, {@code status}, {@code mpirun}). The shell script {@code ./dist} handles
+ * the ones that start other JVMs or the build.
  */
 public final class Main {
     private static final String USAGE = """

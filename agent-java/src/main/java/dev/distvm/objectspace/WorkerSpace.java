@@ -97,12 +97,12 @@ final class WorkerSpace implements Holders {
         return copy == null ? 0 : copy.id;
     }
 
-    /** Copies held here whose holder is alive. */
     /** Whether any copy (or tombstone) is registered here; cheap, unlike {@link #copyCount}. */
     synchronized boolean holdsCopies() {
         return !copies.isEmpty();
     }
 
+    /** Copies held here whose holder is alive. */
     synchronized int copyCount() {
         int alive = 0;
         for (Copy copy : copies.values()) {
