@@ -25,27 +25,32 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Keeps the node table: admits nodes (the transport has already checked the cluster secret),
- * hears their heartbeats and load, declares the silent ones dead and tells every node about each
- * change. It runs as its own process ({@code dist coordinator}) or embedded in the home JVM, on an
- * endpoint of its own either way. It is never on an object access path.
+ * hears their heartbeats and load, suspects the silent ones and declares them dead when that is
+ * certain or their failure timeout has passed ({@link FailureDetector}), and tells every node about
+ * each change. It runs as its own process ({@code dist coordinator}) or embedded in the home JVM,
+ * on an endpoint of its own either way. It is never on an object access path, and a running
+ * program does not need it: a coordinator that restarts at the same address rebuilds its table
+ * from the members that rejoin it.
  */
 public final class Coordinator implements AutoCloseable {
     private final Endpoint endpoint;
     private final MembershipSettings settings;
     private final Members table = new Members();
-    private final ScheduledExecutorService detector;
+    private final FailureDetector detector;
+    private final ScheduledExecutorService detection;
     private final long startedMillis = System.currentTimeMillis();
 
     private Coordinator(Endpoint endpoint, MembershipSettings settings) {
         this.endpoint = endpoint;
         this.settings = settings;
+        this.detector = new FailureDetector(settings, "coordinator", System.nanoTime());
         endpoint.registerImmediate(MembershipType.JOIN_VALUE, this::join);
         endpoint.registerImmediate(MembershipType.LEAVE_VALUE, this::leave);
         endpoint.registerImmediate(MembershipType.HEARTBEAT_VALUE, this::heartbeat);
         endpoint.registerImmediate(MembershipType.STATUS_VALUE, this::status);
-        this.detector = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("dist-failure-detector"));
-        long period = Math.max(20, settings.heartbeat().toMillis() / 4);
-        detector.scheduleAtFixedRate(this::declareSilentNodesDead, period, period, TimeUnit.MILLISECONDS);
+        this.detection = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("dist-failure-detector"));
+        long period = settings.checkPeriod().toMillis();
+        detection.scheduleAtFixedRate(this::declareDeaths, period, period, TimeUnit.MILLISECONDS);
     }
 
     /** Serves the membership protocol on {@code endpoint}, which this coordinator then owns. */
@@ -61,22 +66,31 @@ public final class Coordinator implements AutoCloseable {
         JoinRequest request = message.decode(JoinRequest.parser());
         if (request.getRole() == Role.HOME) {
             Optional<NodeInfo> home = table.aliveHome();
-            if (home.isPresent()) {
+            if (home.isPresent() && home.get().getId() != request.getNodeId()) {
                 throw new Handler.RefusedException("this cluster already has a home (node " + home.get().getId()
                         + ", pid " + home.get().getPid() + "); start another coordinator for a second program");
             }
         }
-        NodeInfo node = table.add(request, System.currentTimeMillis(), System.nanoTime());
-        Log.debug("coordinator: node " + node.getId() + " (" + node.getRole() + ", pid " + node.getPid() + ") joined");
+        NodeInfo node = request.getNodeId() == 0 ? table.add(request, System.currentTimeMillis()) : rejoin(request);
+        detector.watch(node, System.nanoTime());
+        Log.debug("coordinator: node " + node.getId() + " (" + node.getRole() + ", pid " + node.getPid() + ") "
+                + (request.getNodeId() == 0 ? "joined" : "rejoined"));
         announce(node);
         return JoinReply.newBuilder()
                 .setNodeId(node.getId())
                 .addAllNodes(table.alive())
                 .setHeartbeatMillis((int) settings.heartbeat().toMillis())
                 .setFailureTimeoutMillis((int) settings.failureTimeout().toMillis())
-                .setCoordinatorPid(settings.askLocalProcesses() ? ProcessHandle.current().pid() : 0)
-                .setCoordinatorHost(LocalProcesses.HOST)
                 .build();
+    }
+
+    private NodeInfo rejoin(JoinRequest request) throws Handler.RefusedException {
+        try {
+            return table.rejoin(request, System.currentTimeMillis());
+        } catch (Members.RejoinRefused e) {
+            throw new Handler.RefusedException("this coordinator cannot take back node " + request.getNodeId()
+                    + ": " + e.getMessage());
+        }
     }
 
     private NodeTable leave(Inbound message) {
@@ -87,10 +101,16 @@ public final class Coordinator implements AutoCloseable {
 
     private HeartbeatReply heartbeat(Inbound message) throws Handler.RefusedException {
         Heartbeat beat = message.decode(Heartbeat.parser());
-        if (table.heard(beat.getNodeId(), beat.getLoad(), System.nanoTime()).isEmpty()) {
-            throw new Handler.RefusedException("node " + beat.getNodeId()
-                    + " is not a member of this cluster (it was declared dead or never joined)");
+        Optional<NodeState> state = table.state(beat.getNodeId());
+        if (state.isEmpty()) {
+            return HeartbeatReply.newBuilder().setTableVersion(table.version()).setRejoin(true).build();
         }
+        if (table.heard(beat.getNodeId(), beat.getLoad()).isEmpty()) {
+            throw new Handler.RefusedException("node " + beat.getNodeId() + " is " + state.get().name().toLowerCase()
+                    + " in this cluster: it was declared dead (silent past the failure timeout of "
+                    + settings.failureTimeout().toMillis() + " ms) or left");
+        }
+        detector.heard(beat.getNodeId(), System.nanoTime());
         return HeartbeatReply.newBuilder().setTableVersion(table.version()).build();
     }
 
@@ -108,21 +128,12 @@ public final class Coordinator implements AutoCloseable {
                 .build();
     }
 
-    private void declareSilentNodesDead() {
+    private void declareDeaths() {
         try {
-            long now = System.nanoTime();
-            long deadline = now - settings.failureTimeout().toNanos();
-            long patience = now - LocalProcesses.patience(settings.failureTimeout()).toNanos();
-            for (int id : table.silentSince(deadline)) {
-                NodeInfo suspect = table.get(id);
-                if (suspect != null && settings.askLocalProcesses()
-                        && LocalProcesses.alive(suspect.getHost(), suspect.getPid())
-                        && !table.silentSince(patience).contains(id)) {
-                    continue; // slow, not dead: its process is alive here
-                }
-                table.end(id, NodeState.DEAD).ifPresent(node -> {
-                    Log.info("coordinator: node " + node.getId() + " (" + node.getRole() + ", pid " + node.getPid()
-                            + ") declared dead: silent for more than " + settings.failureTimeout().toMillis() + " ms");
+            for (FailureDetector.Death death : detector.check(System.nanoTime())) {
+                table.end(death.node().getId(), NodeState.DEAD).ifPresent(node -> {
+                    Log.info("coordinator: node " + node.getId() + " (" + node.getRole().name().toLowerCase() + ", pid "
+                            + node.getPid() + ") declared dead: " + death.cause());
                     ended(node);
                 });
             }
@@ -132,6 +143,7 @@ public final class Coordinator implements AutoCloseable {
     }
 
     private void ended(NodeInfo node) {
+        detector.forget(node.getId());
         announce(node);
         endpoint.disconnect(node.getAddress());
     }
@@ -153,7 +165,7 @@ public final class Coordinator implements AutoCloseable {
 
     @Override
     public void close() {
-        detector.shutdownNow();
+        detection.shutdownNow();
         endpoint.close();
     }
 }

@@ -12,20 +12,48 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The coordinator's record of the cluster: every node that joined, its state and last load, and
- * when it was last heard from. Node ids are handed out here, never reused within a coordinator's
- * life. All methods are synchronized: the table is touched by the transport loop and the failure
- * detector.
+ * The coordinator's record of the cluster: every node that joined, its state and last load. Node
+ * ids are handed out here, never reused within a coordinator's life; a coordinator that restarted
+ * takes back the ids its members rejoin with and hands out new ones above the highest it has seen.
+ * All methods are synchronized: the table is touched by the transport loop and the failure detector.
  */
 final class Members {
+    /** A rejoin this table cannot take: the id is another node's, or its node was ended here. */
+    static final class RejoinRefused extends Exception {
+        RejoinRefused(String message) {
+            super(message);
+        }
+    }
+
     private final Map<Integer, NodeInfo> nodes = new LinkedHashMap<>();
-    private final Map<Integer, Long> lastHeardNanos = new LinkedHashMap<>();
     private int nextId = 1;
     private long version;
 
-    synchronized NodeInfo add(JoinRequest request, long nowMillis, long nowNanos) {
+    synchronized NodeInfo add(JoinRequest request, long nowMillis) {
+        return put(nextId, request, nowMillis);
+    }
+
+    /** Takes back a member of this cluster, with its id, after this coordinator restarted. */
+    synchronized NodeInfo rejoin(JoinRequest request, long nowMillis) throws RejoinRefused {
+        NodeInfo known = nodes.get(request.getNodeId());
+        if (known == null) {
+            return put(request.getNodeId(), request, nowMillis);
+        }
+        boolean same = known.getAddress().equals(request.getAddress()) && known.getPid() == request.getPid();
+        if (!same) {
+            throw new RejoinRefused("node id " + request.getNodeId() + " is already taken by pid " + known.getPid()
+                    + " at " + known.getAddress());
+        }
+        if (known.getState() != NodeState.ALIVE) {
+            throw new RejoinRefused("node " + known.getId() + " is " + known.getState().name().toLowerCase()
+                    + " in this cluster");
+        }
+        return known; // its rejoin crossed an earlier one
+    }
+
+    private NodeInfo put(int id, JoinRequest request, long nowMillis) {
         NodeInfo node = NodeInfo.newBuilder()
-                .setId(nextId++)
+                .setId(id)
                 .setRole(request.getRole())
                 .setAddress(request.getAddress())
                 .setPid(request.getPid())
@@ -34,8 +62,8 @@ final class Members {
                 .setJoinedAtMillis(nowMillis)
                 .setState(NodeState.ALIVE)
                 .build();
-        nodes.put(node.getId(), node);
-        lastHeardNanos.put(node.getId(), nowNanos);
+        nodes.put(id, node);
+        nextId = Math.max(nextId, id + 1);
         version++;
         return node;
     }
@@ -46,15 +74,19 @@ final class Members {
                 .findFirst();
     }
 
-    /** Records a heartbeat; empty when the node is not a live member. */
-    synchronized Optional<NodeInfo> heard(int id, Load load, long nowNanos) {
+    /** The node's state; empty when this table never heard of it. */
+    synchronized Optional<NodeState> state(int id) {
+        return Optional.ofNullable(nodes.get(id)).map(NodeInfo::getState);
+    }
+
+    /** Records a heartbeat's load; empty when the node is not a live member. */
+    synchronized Optional<NodeInfo> heard(int id, Load load) {
         NodeInfo node = nodes.get(id);
         if (node == null || node.getState() != NodeState.ALIVE) {
             return Optional.empty();
         }
         NodeInfo updated = node.toBuilder().setLoad(load).build();
         nodes.put(id, updated);
-        lastHeardNanos.put(id, nowNanos);
         return Optional.of(updated);
     }
 
@@ -66,24 +98,8 @@ final class Members {
         }
         NodeInfo ended = node.toBuilder().setState(state).build();
         nodes.put(id, ended);
-        lastHeardNanos.remove(id);
         version++;
         return Optional.of(ended);
-    }
-
-    /** Live nodes silent for longer than the timeout. */
-    synchronized NodeInfo get(int id) {
-        return nodes.get(id);
-    }
-
-    synchronized List<Integer> silentSince(long deadlineNanos) {
-        List<Integer> silent = new ArrayList<>();
-        lastHeardNanos.forEach((id, heard) -> {
-            if (heard - deadlineNanos < 0) {
-                silent.add(id);
-            }
-        });
-        return silent;
     }
 
     synchronized List<NodeInfo> all() {

@@ -12,9 +12,13 @@ import dev.distvm.coordinator.proto.NodeEvent;
 import dev.distvm.coordinator.proto.NodeInfo;
 import dev.distvm.coordinator.proto.NodeState;
 import dev.distvm.coordinator.proto.NodeTable;
+import dev.distvm.coordinator.proto.PeerPing;
+import dev.distvm.coordinator.proto.PeerPong;
 import dev.distvm.coordinator.proto.Role;
 import dev.distvm.transport.ClusterSecret;
 import dev.distvm.transport.Endpoint;
+import dev.distvm.transport.Handler;
+import dev.distvm.transport.Inbound;
 import dev.distvm.transport.RemoteErrorException;
 import dev.distvm.transport.RequestTimeoutException;
 import dev.distvm.transport.TransportException;
@@ -28,19 +32,25 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
 /**
  * A node's side of the membership protocol: join, heartbeats carrying the load, the node events
  * the coordinator sends, and leave. It keeps a copy of the node table that node events update.
+ *
+ * <p>The coordinator is not needed for the run to go on: when it stops answering, this node keeps
+ * working on its direct connections, watches the peers it depends on itself ({@link PeerWatch}),
+ * keeps beating at the coordinator's address, and rejoins, with its id, a coordinator that comes
+ * back there. Only expulsion ends a membership: the coordinator or a peer holds this node dead.
  */
 public final class Membership implements AutoCloseable {
     /** What a node hears from its membership. Called on transport or heartbeat threads: don't block. */
     public interface Listener {
-        /** A node joined, left or died (its state says which). */
+        /** A node joined, left or died (its state says which); each change is reported once. */
         void changed(NodeInfo node);
 
-        /** This node can no longer be a member: the coordinator is gone or expelled it. */
+        /** This node was expelled: the coordinator, or a peer, holds it dead. It must stop. */
         void lost(String reason);
     }
 
@@ -48,32 +58,45 @@ public final class Membership implements AutoCloseable {
 
     private final Endpoint endpoint;
     private final String coordinator;
+    private final JoinRequest request;
     private final Listener listener;
     private final Map<Integer, NodeInfo> nodes = new ConcurrentHashMap<>();
     private final ScheduledExecutorService heartbeats;
     private final LoadProbe probe = new LoadProbe();
+    private final AtomicBoolean rejoining = new AtomicBoolean();
     private volatile int nodeId;
-    private volatile long failureTimeoutNanos;
-    private volatile long lastAnsweredNanos;
+    private volatile MembershipSettings settings;
+    private volatile PeerWatch peerWatch;
     private volatile boolean lost;
-    private volatile long coordinatorPid;
-    private volatile String coordinatorHost = "";
+    private volatile boolean coordinatorAnswering = true;
 
-    private Membership(Endpoint endpoint, String coordinator, Listener listener) {
+    private Membership(Endpoint endpoint, String coordinator, JoinRequest request, Listener listener) {
         this.endpoint = endpoint;
         this.coordinator = coordinator;
+        this.request = request;
         this.listener = listener;
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("dist-heartbeat"));
     }
 
     private void joined(JoinReply reply) {
         this.nodeId = reply.getNodeId();
-        this.failureTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(reply.getFailureTimeoutMillis());
-        this.coordinatorPid = reply.getCoordinatorPid();
-        this.coordinatorHost = reply.getCoordinatorHost();
-        this.lastAnsweredNanos = System.nanoTime();
+        this.settings = new MembershipSettings(Duration.ofMillis(reply.getHeartbeatMillis()),
+                Duration.ofMillis(reply.getFailureTimeoutMillis()));
         reply.getNodesList().forEach(this::merge);
         heartbeats.scheduleAtFixedRate(this::beat, 0, reply.getHeartbeatMillis(), TimeUnit.MILLISECONDS);
+        peerWatch = new PeerWatch(endpoint, nodeId, settings, this::watchedPeers, new PeerWatch.Verdicts() {
+            @Override
+            public void dead(NodeInfo peer, String cause) {
+                Log.warn("node " + nodeId + " declares node " + peer.getId() + " (" + peer.getRole().name().toLowerCase()
+                        + ", pid " + peer.getPid() + ") dead: " + cause);
+                declared(peer.toBuilder().setState(NodeState.DEAD).build());
+            }
+
+            @Override
+            public void expelled(String reason) {
+                lose(reason);
+            }
+        });
     }
 
     /**
@@ -94,19 +117,21 @@ public final class Membership implements AutoCloseable {
                 .putAllLabels(labels)
                 .setAddress(endpoint.address())
                 .setPid(ProcessHandle.current().pid())
-                .setHost(LocalProcesses.HOST)
+                .setHost(DeathEvidence.HOST)
                 .build();
-        // Node events may overtake the join reply: the handler is in place before the request leaves.
-        Membership membership = new Membership(endpoint, coordinator, listener);
+        // Node events and pings may overtake the join reply: the handlers are in place before the request leaves.
+        Membership membership = new Membership(endpoint, coordinator, request, listener);
         endpoint.registerImmediate(MembershipType.NODE_EVENT_VALUE, message -> {
             membership.onEvent(message.decode(NodeEvent.parser()));
             return null;
         });
+        endpoint.registerImmediate(MembershipType.PEER_PING_VALUE, membership::pinged);
         JoinReply reply;
         try {
             reply = endpoint.call(coordinator, MembershipType.JOIN_VALUE, request, JoinReply.parser(), JOIN_TIMEOUT);
         } catch (RuntimeException e) {
             endpoint.unregister(MembershipType.NODE_EVENT_VALUE); // so that the endpoint may try again
+            endpoint.unregister(MembershipType.PEER_PING_VALUE);
             throw joinFailure(coordinator, e);
         }
         endpoint.nodeId(reply.getNodeId());
@@ -181,7 +206,7 @@ public final class Membership implements AutoCloseable {
         return true;
     }
 
-    /** Whether this node lost the cluster (expelled, or its coordinator stopped answering). */
+    /** Whether this node was expelled from the cluster. */
     public boolean isLost() {
         return lost;
     }
@@ -194,22 +219,64 @@ public final class Membership implements AutoCloseable {
 
     private void onEvent(NodeEvent event) {
         NodeInfo node = event.getNode();
-        merge(node);
-        if (node.getState() != NodeState.ALIVE) {
-            endpoint.disconnect(node.getAddress());
+        if (node.getState() == NodeState.ALIVE) {
+            if (merge(node)) {
+                listener.changed(node);
+            }
+        } else {
+            declared(node);
         }
-        listener.changed(node);
     }
 
-    /** A node's state only moves forward (ALIVE to LEFT or DEAD): late news of it alive is ignored. */
-    private void merge(NodeInfo node) {
+    /** A node left or died, as the coordinator or this node's own watch says: reported once. */
+    private void declared(NodeInfo ended) {
+        if (merge(ended)) {
+            endpoint.disconnect(ended.getAddress());
+            listener.changed(ended);
+        }
+    }
+
+    /**
+     * A node's state only moves forward (ALIVE to LEFT or DEAD): late news of it alive is ignored.
+     * True when this changed what this node knows of it.
+     */
+    private boolean merge(NodeInfo node) {
         synchronized (nodes) {
             NodeInfo known = nodes.get(node.getId());
-            if (known == null || known.getState() == NodeState.ALIVE || node.getState() != NodeState.ALIVE) {
+            boolean news = known == null || known.getState() != node.getState();
+            if (known == null || known.getState() == NodeState.ALIVE) {
                 nodes.put(node.getId(), node);
+            } else {
+                news = false;
             }
             nodes.notifyAll();
+            return news;
         }
+    }
+
+    /** Which peers this node watches itself: the home its workers, a worker its home. */
+    private List<NodeInfo> watchedPeers() {
+        NodeInfo me = self();
+        return alive().stream()
+                .filter(n -> n.getId() != nodeId)
+                .filter(n -> me == null || me.getRole() == Role.HOME || n.getRole() == Role.HOME)
+                .toList();
+    }
+
+    /** A peer's ping: answered, unless this node holds the sender dead (then the sender learns it was expelled). */
+    private PeerPong pinged(Inbound message) throws Handler.RefusedException {
+        int sender = message.decode(PeerPing.parser()).getNodeId();
+        NodeInfo known = nodes.get(sender);
+        if (known != null && known.getState() != NodeState.ALIVE) {
+            throw new Handler.RefusedException("node " + sender + " is " + known.getState().name().toLowerCase()
+                    + " as far as node " + nodeId + " knows (declared dead after a silence past the failure timeout,"
+                    + " or left)");
+        }
+        PeerWatch watch = peerWatch;
+        if (watch != null) {
+            watch.heard(sender);
+        }
+        return PeerPong.getDefaultInstance();
     }
 
     private void beat() {
@@ -217,32 +284,50 @@ public final class Membership implements AutoCloseable {
             return;
         }
         Heartbeat beat = Heartbeat.newBuilder().setNodeId(nodeId).setLoad(probe.sample()).build();
-        endpoint.request(coordinator, MembershipType.HEARTBEAT_VALUE, beat, Duration.ofNanos(failureTimeoutNanos))
+        endpoint.request(coordinator, MembershipType.HEARTBEAT_VALUE, beat, settings.failureTimeout())
                 .whenComplete((reply, failure) -> {
                     if (failure == null) {
-                        lastAnsweredNanos = System.nanoTime();
-                        reply.decode(HeartbeatReply.parser());
+                        answered(reply.decode(HeartbeatReply.parser()));
                     } else if (failure instanceof RemoteErrorException refused && refused.code() == ErrorCode.REFUSED) {
                         lose("the coordinator expelled this node: " + refused.getMessage());
+                    } else if (coordinatorAnswering) {
+                        coordinatorAnswering = false;
+                        Log.warn("node " + nodeId + ": the coordinator at " + coordinator + " does not answer ("
+                                + failure.getMessage() + "); this node goes on with its direct connections and"
+                                + " keeps trying that address");
                     }
                 });
-        long silent = System.nanoTime() - lastAnsweredNanos;
-        if (silent > failureTimeoutNanos && !coordinatorSlowButAlive(silent)) {
-            lose("the coordinator at " + coordinator + " has not answered for more than "
-                    + TimeUnit.NANOSECONDS.toMillis(failureTimeoutNanos) + " ms");
+    }
+
+    private void answered(HeartbeatReply reply) {
+        if (!coordinatorAnswering) {
+            coordinatorAnswering = true;
+            Log.info("node " + nodeId + ": the coordinator at " + coordinator + " answers again");
+        }
+        if (reply.getRejoin()) {
+            rejoin();
         }
     }
 
-    /**
-     * A coordinator in this very process (embedded in the home) is never lost by silence; one in
-     * another live process of this host is given {@link LocalProcesses#patience}: the machine is busy.
-     */
-    private boolean coordinatorSlowButAlive(long silentNanos) {
-        if (coordinatorPid == ProcessHandle.current().pid() && LocalProcesses.HOST.equals(coordinatorHost)) {
-            return true;
+    /** Joins a coordinator that restarted and has no record of this node, with the id this node has. */
+    private void rejoin() {
+        if (!rejoining.compareAndSet(false, true)) {
+            return;
         }
-        return LocalProcesses.alive(coordinatorHost, coordinatorPid)
-                && silentNanos < LocalProcesses.patience(Duration.ofNanos(failureTimeoutNanos)).toNanos();
+        JoinRequest again = request.toBuilder().setNodeId(nodeId).build();
+        endpoint.request(coordinator, MembershipType.JOIN_VALUE, again, JOIN_TIMEOUT).whenComplete((reply, failure) -> {
+            rejoining.set(false);
+            if (failure == null) {
+                reply.decode(JoinReply.parser()).getNodesList().forEach(node -> {
+                    if (node.getId() != nodeId && merge(node)) {
+                        listener.changed(node);
+                    }
+                });
+                Log.info("node " + nodeId + " rejoined the coordinator at " + coordinator);
+            } else if (failure instanceof RemoteErrorException refused && refused.code() == ErrorCode.REFUSED) {
+                lose("the restarted coordinator at " + coordinator + " refused this node back: " + refused.getMessage());
+            }
+        });
     }
 
     private void lose(String reason) {
@@ -279,6 +364,10 @@ public final class Membership implements AutoCloseable {
      * an interrupt during a write closes the connection, which the leave that follows needs.
      */
     private void stopHeartbeats() {
+        PeerWatch watch = peerWatch;
+        if (watch != null) {
+            watch.close();
+        }
         heartbeats.shutdown();
         try {
             heartbeats.awaitTermination(1, TimeUnit.SECONDS);

@@ -55,7 +55,7 @@ final class TestCluster implements AutoCloseable {
         return cluster;
     }
 
-    private TransportConfig config() {
+    TransportConfig config() {
         return TransportConfig.loopback(secret);
     }
 
