@@ -27,6 +27,8 @@ public final class Main {
             usage: java -jar dist.jar COMMAND [options]   (normally through ./dist)
               coordinator --bind tcp://HOST:PORT [--failure-timeout MS]
                   run a coordinator: node table, heartbeats, failure detection, load reports.
+                  A suspect is declared dead when its death is certain or after MS of silence
+                  (default 30000). Restarted at the same address, it takes its members back.
                   The cluster secret comes from DIST_SECRET; without it one is made and printed.
               status --coordinator tcp://HOST:PORT
                   print the nodes of a cluster (DIST_SECRET must hold its secret)
@@ -62,7 +64,8 @@ public final class Main {
     private static void coordinator(Options options) throws InterruptedException {
         String bind = options.required("--bind");
         MembershipSettings settings = options.has("--failure-timeout")
-                ? MembershipSettings.withFailureTimeout(Duration.ofMillis(options.integer("--failure-timeout", 200, 60_000)))
+                ? MembershipSettings.withFailureTimeout(Duration.ofMillis(options.integer("--failure-timeout",
+                        MembershipSettings.MIN_FAILURE_TIMEOUT_MILLIS, MembershipSettings.MAX_FAILURE_TIMEOUT_MILLIS)))
                 : MembershipSettings.DEFAULT;
         ClusterSecret secret = ClusterSecret.fromEnvironment();
         if (secret == null) {

@@ -10,6 +10,11 @@ public final class Exits {
      * a native call on a worker, a release the home cannot apply): {@code EX_SOFTWARE} of sysexits.h.
      */
     public static final int CANNOT_RUN_COHERENTLY = 70;
+    /**
+     * The status of a node the cluster expelled (declared dead while it was paused or cut off):
+     * it stops rather than compute on beside the run that went on without it.
+     */
+    public static final int EXPELLED = 3;
     private static final long HALT_AFTER_MILLIS = 3_000;
 
     private Exits() {}

@@ -1,5 +1,6 @@
 package dev.distvm.node;
 
+import dev.distvm.coordinator.MembershipSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -26,7 +27,9 @@ public record AgentOptions(
         VALID.put("join", "tcp://HOST:PORT of a running coordinator (default for a home: start one embedded)");
         VALID.put("bind", "tcp://HOST:PORT this node listens on (default tcp://127.0.0.1:0, a free loopback port)");
         VALID.put("report", "FILE to write the run report to, as JSON, when the home ends");
-        VALID.put("failure-timeout", "milliseconds of silence after which a node is declared dead (200..3000, default 2000)");
+        VALID.put("failure-timeout", "milliseconds a suspected node may stay silent before it is declared dead without"
+                + " proof of its death (" + MembershipSettings.MIN_FAILURE_TIMEOUT_MILLIS + ".." + MembershipSettings.MAX_FAILURE_TIMEOUT_MILLIS + ", default "
+                + MembershipSettings.DEFAULT_FAILURE_TIMEOUT.toMillis() + ")");
         VALID.put("verbose", "true or false (default false): log the cluster's life on standard error");
         VALID.put("parent", "pid of the JVM that started this worker; the worker exits when it ends (set by dist)");
     }
@@ -50,7 +53,7 @@ public record AgentOptions(
         String join = null;
         String bind = "tcp://127.0.0.1:0";
         Path report = null;
-        Duration failureTimeout = Duration.ofMillis(2000);
+        Duration failureTimeout = MembershipSettings.DEFAULT_FAILURE_TIMEOUT;
         boolean verbose = false;
         long parent = 0;
         boolean nodesGiven = false;
@@ -80,7 +83,8 @@ public record AgentOptions(
                         }
                         report = Path.of(value);
                     }
-                    case "failure-timeout" -> failureTimeout = Duration.ofMillis(integer(key, value, 200, 3000));
+                    case "failure-timeout" -> failureTimeout = Duration.ofMillis(
+                            integer(key, value, MembershipSettings.MIN_FAILURE_TIMEOUT_MILLIS, MembershipSettings.MAX_FAILURE_TIMEOUT_MILLIS));
                     case "verbose" -> verbose = bool(key, value);
                     case "parent" -> parent = integer(key, value, 1, Integer.MAX_VALUE);
                     default -> throw new InvalidOptionException("unknown dist agent option '" + key + "'");

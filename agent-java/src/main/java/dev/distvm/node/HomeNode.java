@@ -7,6 +7,7 @@ import dev.distvm.coordinator.MembershipSettings;
 import dev.distvm.coordinator.proto.NodeInfo;
 import dev.distvm.coordinator.proto.NodeState;
 import dev.distvm.coordinator.proto.Role;
+import dev.distvm.exit.Exits;
 import dev.distvm.node.proto.NodeMessageType;
 import dev.distvm.node.proto.NodeReport;
 import dev.distvm.node.proto.ReportRequest;
@@ -87,7 +88,11 @@ public final class HomeNode {
 
             @Override
             public void lost(String reason) {
-                Log.warn(reason + "; the program goes on at home alone");
+                // Fencing: its workers already stopped or hold it dead; going on would make two views of its threads.
+                Log.warn(reason + "; this home was declared dead (paused or starved past the failure timeout of "
+                        + options.failureTimeout().toMillis() + " ms?) and stops; raise --failure-timeout if it was"
+                        + " only slow");
+                Exits.exitSoon(Exits.EXPELLED, reason);
             }
         });
         runtime.install(membership);

@@ -20,7 +20,8 @@ import java.util.stream.Stream;
 
 /**
  * A worker: joins the cluster, serves requests with classes fetched from the home, and ends when
- * the home ends (leaves, dies, or its process exits) or the coordinator is lost.
+ * the home ends (leaves, dies, or its process exits) or the cluster expels it; it outlives a lost
+ * coordinator.
  */
 public final class WorkerNode {
     private static final CountDownLatch NEVER = new CountDownLatch(1);
@@ -58,8 +59,8 @@ public final class WorkerNode {
 
             @Override
             public void lost(String reason) {
-                Log.warn(reason + "; this worker stops");
-                Exits.exitSoon(3, reason);
+                Log.warn(reason + "; this worker was expelled from the cluster and stops");
+                Exits.exitSoon(Exits.EXPELLED, reason);
             }
         });
         runtime.install(membership[0]);

@@ -17,7 +17,7 @@ class AgentOptionsTest {
         assertEquals(1, options.nodes());
         assertNull(options.join());
         assertEquals("tcp://127.0.0.1:0", options.bind());
-        assertEquals(Duration.ofMillis(2000), options.failureTimeout());
+        assertEquals(Duration.ofSeconds(30), options.failureTimeout());
     }
 
     @Test
@@ -49,7 +49,8 @@ class AgentOptionsTest {
     void badValuesAreRefusedWithTheirRange() {
         assertMessage("nodes=0", "nodes must be a whole number from 1 to 64, got '0'");
         assertMessage("nodes=65", "nodes must be a whole number from 1 to 64, got '65'");
-        assertMessage("failure-timeout=5000", "failure-timeout must be a whole number from 200 to 3000");
+        assertMessage("failure-timeout=600001", "failure-timeout must be a whole number from 200 to 600000");
+        assertMessage("failure-timeout=199", "failure-timeout must be a whole number from 200 to 600000");
         assertMessage("verbose=yes", "verbose must be true or false, got 'yes'");
         assertMessage("role=boss", "role must be home or worker, got 'boss'");
         assertMessage("join=localhost:5555", "join must look like tcp://HOST:PORT");

@@ -86,6 +86,7 @@ final class FailureDetector {
      */
     List<Death> check(long nowNanos) {
         List<Watched> suspects = suspects(nowNanos);
+        long probing = System.nanoTime();
         List<Death> deaths = new ArrayList<>();
         for (Watched suspect : suspects) {
             long silentMillis = suspect.arrivals.silenceNanos(nowNanos) / 1_000_000;
@@ -97,6 +98,7 @@ final class FailureDetector {
             cause.ifPresent(c -> deaths.add(new Death(suspect.node, c)));
         }
         synchronized (this) {
+            lastCheckNanos = nowNanos + (System.nanoTime() - probing); // time spent probing is not a pause
             deaths.removeIf(death -> watched.remove(death.node().getId()) == null); // heard of or forgotten meanwhile
         }
         return deaths;

@@ -20,6 +20,9 @@ public record MembershipSettings(Duration heartbeat, Duration failureTimeout, bo
      * host ends a run within a minute. A crash on a reachable host is found in seconds by evidence.
      */
     public static final Duration DEFAULT_FAILURE_TIMEOUT = Duration.ofSeconds(30);
+    /** The range the command line and agent options accept: ten minutes is longer than any pause of a live JVM. */
+    public static final int MIN_FAILURE_TIMEOUT_MILLIS = 200;
+    public static final int MAX_FAILURE_TIMEOUT_MILLIS = 600_000;
     private static final Duration DEFAULT_HEARTBEAT = Duration.ofMillis(500);
     public static final MembershipSettings DEFAULT = withFailureTimeout(DEFAULT_FAILURE_TIMEOUT);
 

@@ -11,6 +11,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -24,11 +25,13 @@ import java.util.jar.JarFile;
  */
 public final class MpiRun {
     static final String USAGE = """
-            usage: dist mpirun -np N [--threads] [--prefix] [--hosts localhost] -- [java options] (-cp APP Main | -jar app.jar) [args]
+            usage: dist mpirun -np N [--threads] [--prefix] [--hosts localhost] [--failure-timeout MS] -- [java options] (-cp APP Main | -jar app.jar) [args]
               -np N        number of ranks (1..256)
               --threads    run the ranks as threads of one JVM (shared-memory messages) instead of N JVMs
               --prefix     prefix each line a rank prints with [rank]
               --hosts H    hosts to run on; only localhost is supported so far
+              --failure-timeout MS  silence after which a suspected rank is declared dead without
+                           proof of its death (default 30000; a rank that exits is found at once)
             Exit code: the first non-zero exit code of a rank (the others are then stopped), else 0.
             """;
 
@@ -60,13 +63,14 @@ public final class MpiRun {
     }
 
     /** What the command line asks for. */
-    record Launch(int ranks, boolean threads, boolean prefix, List<String> javaOptions, List<String> classPath,
-                  String mainClass, List<String> programArgs) {
+    record Launch(int ranks, boolean threads, boolean prefix, MembershipSettings membership, List<String> javaOptions,
+                  List<String> classPath, String mainClass, List<String> programArgs) {
 
         static Launch parse(String[] args) throws IOException {
             int ranks = -1;
             boolean threads = false;
             boolean prefix = false;
+            MembershipSettings membership = MembershipSettings.DEFAULT;
             int i = 0;
             for (; i < args.length && !args[i].equals("--"); i++) {
                 switch (args[i]) {
@@ -76,6 +80,9 @@ public final class MpiRun {
                     case "-np", "-n" -> ranks = number(args, ++i);
                     case "--threads" -> threads = true;
                     case "--prefix" -> prefix = true;
+                    case "--failure-timeout" -> membership = MembershipSettings.withFailureTimeout(Duration.ofMillis(
+                            bounded(args, ++i, "--failure-timeout", MembershipSettings.MIN_FAILURE_TIMEOUT_MILLIS,
+                                    MembershipSettings.MAX_FAILURE_TIMEOUT_MILLIS)));
                     case "--hosts" -> {
                         String hosts = value(args, ++i, "--hosts");
                         for (String host : hosts.split(",")) {
@@ -124,15 +131,26 @@ public final class MpiRun {
                 throw new IllegalArgumentException("java options " + javaOptions
                         + " cannot apply to ranks that are threads; give them to the JVM that runs mpirun");
             }
-            return new Launch(ranks, threads, prefix, javaOptions, classPath, mainClass, programArgs);
+            return new Launch(ranks, threads, prefix, membership, javaOptions, classPath, mainClass, programArgs);
         }
 
         private static int number(String[] args, int i) {
-            String value = value(args, i, "-np");
+            return whole(value(args, i, "-np"), "-np");
+        }
+
+        private static int bounded(String[] args, int i, String option, int min, int max) {
+            int number = whole(value(args, i, option), option);
+            if (number < min || number > max) {
+                throw new IllegalArgumentException(option + " must be from " + min + " to " + max + ", got " + number);
+            }
+            return number;
+        }
+
+        private static int whole(String value, String option) {
             try {
                 return Integer.parseInt(value);
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("-np needs a whole number, got '" + value + "'");
+                throw new IllegalArgumentException(option + " needs a whole number, got '" + value + "'");
             }
         }
 
@@ -163,7 +181,7 @@ public final class MpiRun {
         Thread stopRanks = new Thread(() -> ranks.forEach(Process::destroyForcibly), "mpirun-stop-ranks");
         Runtime.getRuntime().addShutdownHook(stopRanks);
         try (Coordinator coordinator = Coordinator.start(Endpoint.open(TransportConfig.loopback(secret)),
-                MembershipSettings.DEFAULT)) {
+                launch.membership)) {
             List<String> classPath = new ArrayList<>(launch.classPath);
             classPath.add(ChildJvm.distJar().toString());
             for (int rank = 0; rank < launch.ranks; rank++) {
