@@ -59,6 +59,11 @@ class FailureDetectorTest {
         return deaths;
     }
 
+    private static void assertOneDeathBecause(String cause, List<FailureDetector.Death> deaths) {
+        assertEquals(1, deaths.size(), deaths.toString());
+        assertTrue(deaths.get(0).cause().contains(cause), deaths.get(0).cause());
+    }
+
     @Test
     void aSuspectWhosePortStillAcceptsIsDeclaredDeadOnlyAtTheFailureTimeout() {
         FailureDetector detector = new FailureDetector(SETTINGS, "test", 0);
@@ -67,8 +72,7 @@ class FailureDetectorTest {
         assertEquals(List.of(), checkEveryPeriod(detector, CHECK, 29_900 * MS), "suspected, not yet dead");
         List<FailureDetector.Death> deaths = checkEveryPeriod(detector, 29_900 * MS + CHECK, 30_200 * MS);
 
-        assertEquals(1, deaths.size());
-        assertTrue(deaths.get(0).cause().contains("past the failure timeout of 30000 ms"), deaths.get(0).cause());
+        assertOneDeathBecause("past the failure timeout of 30000 ms", deaths);
     }
 
     @Test
@@ -81,8 +85,7 @@ class FailureDetectorTest {
         assertEquals(List.of(), checkEveryPeriod(detector, CHECK, 1000 * MS), "two beats late is no suspicion yet");
         List<FailureDetector.Death> deaths = checkEveryPeriod(detector, 1000 * MS + CHECK, 5000 * MS);
 
-        assertEquals(1, deaths.size());
-        assertTrue(deaths.get(0).cause().contains("refuses connections"), deaths.get(0).cause());
+        assertOneDeathBecause("refuses connections", deaths);
     }
 
     @Test
@@ -95,8 +98,7 @@ class FailureDetectorTest {
 
         List<FailureDetector.Death> deaths = checkEveryPeriod(detector, CHECK, 5000 * MS);
 
-        assertEquals(1, deaths.size());
-        assertTrue(deaths.get(0).cause().contains("its process " + exited.pid() + " has exited"), deaths.get(0).cause());
+        assertOneDeathBecause("its process " + exited.pid() + " has exited", deaths);
     }
 
     @Test
