@@ -52,10 +52,11 @@ class CoordinatorIT {
         client = Endpoint.open(TransportConfig.loopback(secret));
     }
 
-    /** A coordinator process at {@code address}, with the default failure detection. */
-    private Jvm coordinator() throws Exception {
-        Jvm started = started(Jvm.start(Map.of(ClusterSecret.ENV, secret.value()), List.of(
-                "-jar", Jvm.DIST_JAR.toString(), "coordinator", "--bind", address)));
+    /** A coordinator process at {@code address}, with the default failure detection unless options say otherwise. */
+    private Jvm coordinator(String... options) throws Exception {
+        List<String> arguments = new ArrayList<>(List.of("-jar", Jvm.DIST_JAR.toString(), "coordinator", "--bind", address));
+        arguments.addAll(List.of(options));
+        Jvm started = started(Jvm.start(Map.of(ClusterSecret.ENV, secret.value()), arguments));
         started.awaitLine("coordinator listening at " + address, Duration.ofSeconds(60));
         return started;
     }
@@ -127,6 +128,25 @@ class CoordinatorIT {
         String table = String.join("\n", cli.stdout());
         assertTrue(table.matches("(?s).*worker\\s+dead\\s+" + victim.pid() + ".*"), table);
         assertTrue(table.matches("(?s).*worker\\s+alive\\s+" + survivor.pid() + ".*"), table);
+    }
+
+    @Test
+    void aWorkerStoppedPastTheFailureTimeoutLearnsItWasExpelledWhenItResumesAndExits() throws Exception {
+        coordinator.close();
+        coordinator.process().waitFor();
+        coordinator = coordinator("--failure-timeout", "2000");
+        Jvm stopped = worker(secret.value());
+        awaitState(stopped.pid(), NodeState.ALIVE, Duration.ofSeconds(60));
+
+        SlowNodeIT.signal("STOP", stopped.pid());
+        try {
+            awaitState(stopped.pid(), NodeState.DEAD, Duration.ofSeconds(60));
+        } finally {
+            SlowNodeIT.signal("CONT", stopped.pid());
+        }
+
+        assertEquals(3, stopped.awaitExit(Duration.ofSeconds(60)), stopped.output());
+        stopped.awaitLine("the coordinator expelled this node: node \\d+ is dead in this cluster", Duration.ofSeconds(1));
     }
 
     @Test

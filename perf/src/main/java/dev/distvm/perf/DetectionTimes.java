@@ -8,6 +8,7 @@ import dev.distvm.coordinator.proto.StatusRequest;
 import dev.distvm.transport.ClusterSecret;
 import dev.distvm.transport.Endpoint;
 import dev.distvm.transport.TransportConfig;
+import dev.distvm.transport.TransportException;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -79,7 +80,7 @@ public final class DetectionTimes {
         Process worker = start(List.of(java(), "-javaagent:" + distJar + "=role=worker,join=" + address,
                 "-cp", distJar.toString(), "dev.distvm.agent.WorkerMain"));
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-        while (state(client, address, worker.pid()).filter(s -> s == NodeState.ALIVE).isEmpty()) {
+        while (stateOnceListening(client, address, worker.pid()).filter(s -> s == NodeState.ALIVE).isEmpty()) {
             if (System.nanoTime() > deadline || !worker.isAlive()) {
                 throw new IllegalStateException("worker " + worker.pid() + " did not join " + address);
             }
@@ -101,6 +102,15 @@ public final class DetectionTimes {
             Thread.sleep(POLL.toMillis());
         }
         return (System.nanoTime() - sent) / 1_000_000;
+    }
+
+    /** The state, or empty while the coordinator, just started, does not listen yet. */
+    private static Optional<NodeState> stateOnceListening(Endpoint client, String address, long pid) {
+        try {
+            return state(client, address, pid);
+        } catch (TransportException e) {
+            return Optional.empty();
+        }
     }
 
     private static Optional<NodeState> state(Endpoint client, String address, long pid) {
