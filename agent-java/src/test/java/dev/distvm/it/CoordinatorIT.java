@@ -146,7 +146,8 @@ class CoordinatorIT {
         }
 
         assertEquals(3, stopped.awaitExit(Duration.ofSeconds(60)), stopped.output());
-        stopped.awaitLine("the coordinator expelled this node: node \\d+ is dead in this cluster", Duration.ofSeconds(1));
+        stopped.awaitLine("the coordinator expelled this node: .*node \\d+ was declared dead in this cluster \\(silent past",
+                Duration.ofSeconds(1));
     }
 
     @Test

@@ -106,9 +106,9 @@ public final class Coordinator implements AutoCloseable {
             return HeartbeatReply.newBuilder().setTableVersion(table.version()).setRejoin(true).build();
         }
         if (table.heard(beat.getNodeId(), beat.getLoad()).isEmpty()) {
-            throw new Handler.RefusedException("node " + beat.getNodeId() + " is " + state.get().name().toLowerCase()
-                    + " in this cluster: it was declared dead (silent past the failure timeout of "
-                    + settings.failureTimeout().toMillis() + " ms) or left");
+            throw new Handler.RefusedException("node " + beat.getNodeId() + (state.get() == NodeState.LEFT
+                    ? " left this cluster" : " was declared dead in this cluster (silent past the failure timeout of "
+                    + settings.failureTimeout().toMillis() + " ms, or its death was certain)"));
         }
         detector.heard(beat.getNodeId(), System.nanoTime());
         return HeartbeatReply.newBuilder().setTableVersion(table.version()).build();

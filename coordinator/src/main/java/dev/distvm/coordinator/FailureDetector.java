@@ -66,7 +66,7 @@ final class FailureDetector {
             node.arrivals.heartbeat(nowNanos);
             if (node.suspected) {
                 node.suspected = false;
-                Log.info(watcher + ": node " + id + " is heard from again; no longer suspected");
+                Log.debug(watcher + ": node " + id + " is heard from again; no longer suspected");
             }
         }
     }
@@ -120,7 +120,7 @@ final class FailureDetector {
             if (phi >= PHI_THRESHOLD || node.arrivals.silenceNanos(nowNanos) >= settings.failureTimeout().toNanos()) {
                 if (!node.suspected) {
                     node.suspected = true;
-                    Log.info(watcher + ": node " + node.node.getId() + " (" + node.node.getRole().name().toLowerCase()
+                    Log.debug(watcher + ": node " + node.node.getId() + " (" + node.node.getRole().name().toLowerCase()
                             + ", pid " + node.node.getPid() + ") suspected: silent for "
                             + node.arrivals.silenceNanos(nowNanos) / 1_000_000 + " ms (phi " + Math.round(phi) + ")");
                 }
@@ -132,7 +132,7 @@ final class FailureDetector {
             }
         }
         if (unaccounted > 0) {
-            Log.info(watcher + ": the failure detector did not run for " + (unaccounted + 2 * period) / 1_000_000
+            Log.debug(watcher + ": the failure detector did not run for " + (unaccounted + 2 * period) / 1_000_000
                     + " ms (this process was paused or starved); that time is not counted as anyone's silence");
         }
         return suspects;
