@@ -10,6 +10,11 @@ public final class Exits {
      * a native call on a worker, a release the home cannot apply): {@code EX_SOFTWARE} of sysexits.h.
      */
     public static final int CANNOT_RUN_COHERENTLY = 70;
+    /**
+     * The run's status when a node died (or became unreachable for good) while it ran application
+     * threads, whose work is then lost: {@code EX_UNAVAILABLE} of sysexits.h.
+     */
+    public static final int NODE_LOST = 69;
     private static final long HALT_AFTER_MILLIS = 3_000;
 
     private Exits() {}

@@ -87,7 +87,8 @@ public final class HomeNode {
 
             @Override
             public void lost(String reason) {
-                Log.warn(reason + "; the program goes on at home alone");
+                ObjectSpace.membershipLost(reason);
+                Log.warn(reason + "; the program goes on at home alone unless threads ran on workers");
             }
         });
         runtime.install(membership);
@@ -131,6 +132,8 @@ public final class HomeNode {
 
     /** The end of the run: report, leave (the workers stop when they hear it), and reap the workers. */
     private void end() {
+        // First, since an ending run may be halted: a worker killed with SIGKILL left its directory behind.
+        RunDirectory.sweepStale();
         try {
             if (options.report() != null) {
                 writeReport();

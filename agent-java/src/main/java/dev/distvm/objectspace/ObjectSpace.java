@@ -41,11 +41,22 @@ public final class ObjectSpace {
         Hooks.worker = new WorkerRuntime(endpoint, homeAddress, applicationLoader);
     }
 
-    /** A membership change seen at the home: a dead node that runs placed threads ends the run. */
+    /** A membership change seen at the home: a dead node that runs application threads ends the run. */
     public static void nodeChanged(NodeInfo node) {
         HomeRuntime home = Hooks.home;
         if (home != null) {
             home.nodeChanged(node);
+        }
+    }
+
+    /**
+     * The home lost its membership ({@code reason} says how): if threads run on workers, which
+     * then stop, the run ends rather than wait for them forever.
+     */
+    public static void membershipLost(String reason) {
+        HomeRuntime home = Hooks.home;
+        if (home != null) {
+            home.membershipLost(reason);
         }
     }
 
