@@ -20,7 +20,7 @@ done
 [ ${#MAINS[@]} -gt 0 ] || MAINS=(samples.pi.Pi samples.raytrace.RayTracer samples.sor.Sor samples.matmul.MatMul
   samples.bin.BoundedBuffer samples.tsp.Tsp samples.linkedlist.LinkedListBuild
   samples.phases.TwoPhase samples.barrier.TournamentBarrier samples.sor.PipelinedSor samples.lu.LuFact
-  samples.sync.SyncMethods samples.sync.SyncBlocks samples.forkjoin.ShortThreads
+  samples.sync.SyncMethods samples.sync.SyncBlocks samples.forkjoin.ShortThreads samples.crowd.CrowdedCounter
   samples.handlers.UncaughtHandlers samples.mainshare.MainShare)
 "$ROOT/dist" build >/dev/null
 JAR="$ROOT/build/samples.jar"

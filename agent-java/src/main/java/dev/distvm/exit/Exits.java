@@ -15,6 +15,11 @@ public final class Exits {
      * it stops rather than compute on beside the run that went on without it.
      */
     public static final int EXPELLED = 3;
+    /**
+     * The run's status when a node died (or became unreachable for good) while it ran application
+     * threads, whose work is then lost: {@code EX_UNAVAILABLE} of sysexits.h.
+     */
+    public static final int NODE_LOST = 69;
     private static final long HALT_AFTER_MILLIS = 3_000;
 
     private Exits() {}

@@ -136,6 +136,8 @@ public final class HomeNode {
 
     /** The end of the run: report, leave (the workers stop when they hear it), and reap the workers. */
     private void end() {
+        // First, since an ending run may be halted: a worker killed with SIGKILL left its directory behind.
+        RunDirectory.sweepStale();
         try {
             if (options.report() != null) {
                 writeReport();

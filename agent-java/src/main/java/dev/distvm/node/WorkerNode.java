@@ -11,12 +11,9 @@ import dev.distvm.transport.ClusterSecret;
 import dev.distvm.transport.Endpoint;
 import dev.distvm.transport.TransportConfig;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
-import java.util.stream.Stream;
 
 /**
  * A worker: joins the cluster, serves requests with classes fetched from the home, and ends when
@@ -36,14 +33,14 @@ public final class WorkerNode {
                     + " to the secret the coordinator was started with");
         }
         Endpoint endpoint = Endpoint.open(TransportConfig.loopback(secret).withBindAddress(options.bind()));
-        Path cache = Files.createTempDirectory("dist-worker-");
+        Path cache = RunDirectory.create();
         Membership[] membership = new Membership[1];
         RemoteClassLoader loader = new RemoteClassLoader(ClassLoader.getSystemClassLoader(), endpoint,
                 () -> homeAddress(membership[0]), cache);
         NodeRuntime runtime = new NodeRuntime(AgentOptions.Role.WORKER, endpoint, loader, loader::classesLoaded);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             runtime.close();
-            deleteTree(cache);
+            RunDirectory.delete(cache);
         }, "dist-worker-shutdown"));
         // Before joining: the home may place a thread here as soon as it hears of this node.
         ObjectSpace.startWorker(endpoint, () -> homeAddress(membership[0]).orElseThrow(
@@ -89,13 +86,5 @@ public final class WorkerNode {
             return Optional.empty();
         }
         return membership.alive().stream().filter(n -> n.getRole() == Role.HOME).map(NodeInfo::getAddress).findFirst();
-    }
-
-    private static void deleteTree(Path root) {
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            Log.debug("could not remove " + root + ": " + e.getMessage());
-        }
     }
 }

@@ -28,9 +28,22 @@ final class Delegate {
     /** The remote thread was interrupted during a wait that this delegate may not have begun yet. */
     private final AtomicBoolean interruptPending = new AtomicBoolean();
     private final Thread thread;
+    private final int node;
+    private final String remoteThreadName;
 
-    Delegate(String remoteThreadName) {
+    Delegate(int node, String remoteThreadName) {
+        this.node = node;
+        this.remoteThreadName = remoteThreadName;
         thread = DaemonThreads.start("dist-delegate[" + remoteThreadName + "]", this::serve);
+    }
+
+    /** The node the remote thread runs on. */
+    int node() {
+        return node;
+    }
+
+    String remoteThreadName() {
+        return remoteThreadName;
     }
 
     void submit(Command command) {

@@ -4,6 +4,7 @@ import dev.distvm.transport.Inbound;
 import dev.distvm.transport.WireBuffer;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
@@ -31,7 +32,7 @@ final class Delegates {
         long timeout = in.getLong();
         Delegate delegate;
         synchronized (this) {
-            delegate = delegates.computeIfAbsent(thread, t -> new Delegate(threadName));
+            delegate = delegates.computeIfAbsent(thread, t -> new Delegate(node, threadName));
         }
         if (op == Delegate.Op.EXIT) {
             // Here, not on the delegate: releases are applied in the order the worker made them.
@@ -64,6 +65,14 @@ final class Delegates {
             delegate.interruptWait();
         }
         return null;
+    }
+
+    /**
+     * The threads of {@code node} that took a shared monitor and have not ended: if that node is
+     * lost, a monitor one of them holds is never let go here.
+     */
+    synchronized List<String> threadsOf(int node) {
+        return delegates.values().stream().filter(d -> d.node() == node).map(Delegate::remoteThreadName).toList();
     }
 
     /** The remote thread {@code id} ended: its delegate, if it has one, lets go and ends. */

@@ -2,6 +2,7 @@ package dev.distvm.objectspace;
 
 import dev.distvm.coordinator.Membership;
 import dev.distvm.coordinator.proto.NodeInfo;
+import dev.distvm.coordinator.proto.NodeState;
 import dev.distvm.exit.Exits;
 import dev.distvm.io.HomeInput;
 import dev.distvm.io.HomeOutput;
@@ -14,6 +15,9 @@ import dev.distvm.transport.WireBuffer;
 import dev.distvm.transport.proto.Kind;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -175,8 +179,22 @@ final class HomeRuntime {
         }
     }
 
-    /** The membership event that matters here: a node holding placed threads died. */
+    /**
+     * The membership event that matters here: a node that dies while it runs application threads
+     * (placed there, or started there and holding a delegate here) takes their work with it, so
+     * nothing waiting for them (a join, a monitor their delegate holds) would ever end, and a
+     * result computed without them would be wrong: the run ends, naming the node and the threads.
+     */
     void nodeChanged(NodeInfo node) {
-        placed.nodeChanged(node);
+        if (node.getState() != NodeState.DEAD) {
+            return;
+        }
+        Set<String> lost = new LinkedHashSet<>(placed.runningOn(node.getId()));
+        lost.addAll(delegates.threadsOf(node.getId()));
+        if (!lost.isEmpty()) {
+            runEnd.endRun(node.getId(), Exits.NODE_LOST, "node " + node.getId() + " (pid " + node.getPid() + " on "
+                    + node.getHost() + ") died while it ran thread " + String.join(", ", lost)
+                    + "; what those threads had not yet released is lost, so the run cannot finish correctly");
+        }
     }
 }

@@ -41,7 +41,7 @@ public final class ObjectSpace {
         Hooks.worker = new WorkerRuntime(endpoint, homeAddress, applicationLoader);
     }
 
-    /** A membership change seen at the home: a dead node that runs placed threads ends the run. */
+    /** A membership change seen at the home: a dead node that runs application threads ends the run. */
     public static void nodeChanged(NodeInfo node) {
         HomeRuntime home = Hooks.home;
         if (home != null) {

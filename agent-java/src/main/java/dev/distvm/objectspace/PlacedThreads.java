@@ -1,13 +1,12 @@
 package dev.distvm.objectspace;
 
-import dev.distvm.common.Log;
 import dev.distvm.coordinator.proto.NodeInfo;
-import dev.distvm.coordinator.proto.NodeState;
-import dev.distvm.exit.Exits;
 import dev.distvm.node.proto.NodeMessageType;
 import dev.distvm.transport.Endpoint;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -145,18 +144,17 @@ final class PlacedThreads {
         notifyAll();
     }
 
-    /** The membership event that matters here: a node holding placed threads died. */
-    void nodeChanged(NodeInfo node) {
-        if (node.getState() == NodeState.DEAD) {
-            synchronized (this) {
-                for (Placed placed : placedById.values()) {
-                    if (!placed.ended && placed.node.getId() == node.getId()) {
-                        Log.warn("node " + node.getId() + " died while running thread " + placed.shell.getName());
-                        Exits.exitSoon(1, "a node running application threads died; the run cannot go on");
-                        return;
-                    }
-                }
+    /**
+     * The names of the placed threads that run on {@code node} and have not ended: if that node
+     * is lost, their work is lost with it.
+     */
+    synchronized List<String> runningOn(int node) {
+        List<String> names = new ArrayList<>();
+        for (Placed placed : placedById.values()) {
+            if (!placed.ended && placed.node.getId() == node) {
+                names.add(placed.shell.getName());
             }
         }
+        return names;
     }
 }

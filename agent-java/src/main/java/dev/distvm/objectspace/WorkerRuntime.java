@@ -176,7 +176,12 @@ final class WorkerRuntime {
         try {
             toHome.send(NodeMessageType.SPACE_STOP_VALUE, message);
         } catch (RuntimeException e) {
-            // The home is gone already: the run is ending, and this worker with it.
+            // Nobody is left to end the run for this worker: waiting for that would wait forever. The
+            // home is gone, so the run's own report is gone with it: one line says why this worker ends.
+            String firstLine = why.lines().findFirst().orElse("");
+            System.err.println("[dist] error: " + (firstLine.length() > 300 ? firstLine.substring(0, 300) + " ..." : firstLine)
+                    + " (the home is unreachable: " + e.getMessage() + ")");
+            Exits.exitSoon(status, "the home is unreachable; this worker stops");
         }
         Exits.awaitExit(); // the home ends the run, and this worker with it
     }

@@ -80,6 +80,19 @@ class SamplesIT {
         RunReports.assertApplicationThreadsPerNode(report, nodes, 4 / nodes);
     }
 
+    /**
+     * 500 threads, all started before main joins any, each doing 20 increments of one counter
+     * under its monitor (a block, a synchronized method, a static synchronized method): on 4 nodes,
+     * with threads on every node contending for the home's monitor, the count is 10,000. The
+     * program checks the count itself and prints it; the output must be the plain JVM's.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"block", "method", "static"})
+    void fiveHundredThreadsIncrementingUnderOneMonitorCountRightOnFourNodes(String shape) throws Exception {
+        String report = runLikeAPlainJvm(List.of("samples.crowd.CrowdedCounter", "500", "20", shape), 4);
+        RunReports.assertThreadsRanOnEveryNode(report, 4);
+    }
+
     /** Runs {@code sample} on a plain JVM and on {@code nodes} nodes, checks the outputs are the same, returns the run report. */
     private String runLikeAPlainJvm(List<String> sample, int nodes) throws Exception {
         List<String> plainArguments = new ArrayList<>(List.of("-cp", SAMPLES.toString()));
