@@ -15,6 +15,7 @@ import dev.distvm.coordinator.proto.NodeTable;
 import dev.distvm.coordinator.proto.Role;
 import dev.distvm.transport.ClusterSecret;
 import dev.distvm.transport.Endpoint;
+import dev.distvm.transport.Handler;
 import dev.distvm.transport.RemoteErrorException;
 import dev.distvm.transport.RequestTimeoutException;
 import dev.distvm.transport.TransportException;
@@ -44,6 +45,8 @@ public final class Membership implements AutoCloseable {
         void lost(String reason);
     }
 
+    /** The id node events carry as their sender: the coordinator's endpoint is no member and has no node id. */
+    private static final int COORDINATOR_ID = 0;
     private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(5);
 
     private final Endpoint endpoint;
@@ -99,6 +102,9 @@ public final class Membership implements AutoCloseable {
         // Node events may overtake the join reply: the handler is in place before the request leaves.
         Membership membership = new Membership(endpoint, coordinator, listener);
         endpoint.registerImmediate(MembershipType.NODE_EVENT_VALUE, message -> {
+            if (message.sender() != COORDINATOR_ID) {
+                throw new Handler.RefusedException("node events come from the coordinator, not from node " + message.sender());
+            }
             membership.onEvent(message.decode(NodeEvent.parser()));
             return null;
         });
