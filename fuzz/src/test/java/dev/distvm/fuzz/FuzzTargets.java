@@ -30,6 +30,11 @@ final class FuzzTargets {
         }
     }
 
+    /** The index, among {@code count} targets, of the target an input of {@link EveryDecoder} goes to: its first byte's. */
+    static int indexOf(byte[] input, int count) {
+        return Byte.toUnsignedInt(input[0]) % count;
+    }
+
     static String simpleName(String className) {
         return className.substring(className.lastIndexOf('.') + 1);
     }
