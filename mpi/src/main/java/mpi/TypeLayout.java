@@ -204,8 +204,13 @@ final class TypeLayout {
         if (n == 0) {
             return 0;
         }
+        if (n < 0) {
+            throw new MPIException(MPI.ERR_INTERN, "a damaged message: a count of " + n + " elements");
+        }
         if (sameElements(sent)) {
-            if (codec.width > 0 && (long) n * codec.width != payload) {
+            boolean fits = codec.isObject() ? payload >= 8 && getInt(data, WirePayload.HEADER) == payload - 8
+                    : (long) n * codec.width == payload;
+            if (!fits) {
                 throw new MPIException(MPI.ERR_INTERN, "a damaged message: " + n + " elements of " + BaseType.name(sent)
                         + " in " + payload + " bytes");
             }
@@ -220,7 +225,11 @@ final class TypeLayout {
                     throw new MPIException(MPI.ERR_TYPE, "a PACKED message received as MPI.OBJECT must hold exactly"
                             + " one Pack call's objects; its " + payload + " bytes do not");
                 }
-                return getInt(data, WirePayload.HEADER + 4);
+                int objects = getInt(data, WirePayload.HEADER + 4);
+                if (objects < 0) {
+                    throw new MPIException(MPI.ERR_TYPE, "a damaged PACKED message: a count of " + objects + " objects");
+                }
+                return objects;
             }
             if (payload % codec.width != 0) {
                 throw new MPIException(MPI.ERR_TYPE, "a PACKED message of " + payload + " bytes is not a whole number"
@@ -300,8 +309,13 @@ final class TypeLayout {
                 throw new MPIException(MPI.ERR_TRUNCATE, "Unpack of " + this + " at position " + position
                         + " finds no packed objects: the input buffer has " + inbuf.length + " bytes");
             }
-            end = position + 8L + getInt(inbuf, position);
+            int length = getInt(inbuf, position);
+            end = position + 8L + length;
             n = getInt(inbuf, position + 4);
+            if (length < 0 || n < 0) {
+                throw new MPIException(MPI.ERR_TRUNCATE, "Unpack at position " + position + " finds a damaged unit of"
+                        + " packed objects: " + n + " objects in " + length + " bytes");
+            }
             if (n > capacity) {
                 throw new MPIException(MPI.ERR_TRUNCATE, "Unpack at position " + position + " finds " + n
                         + " packed objects but " + outcount + " items of " + this + " take " + capacity);

@@ -89,6 +89,23 @@ class DatatypePackTest {
     }
 
     @Test
+    void objectMessagesAnnouncingNegativeCountsOrLengthsAreDamagedNotCrashes() throws MPIException {
+        byte[] negativeCount = {BaseType.OBJECT, (byte) 0xf6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        MPIException damaged = assertThrows(MPIException.class,
+                () -> MPI.OBJECT.layout.unpack(negativeCount, new Object[4], 0, 4));
+        assertEquals(MPI.ERR_INTERN, damaged.getErrorClass());
+        byte[] headerOnly = {BaseType.OBJECT, 0, 0, 0, 1};
+        assertThrows(MPIException.class, () -> MPI.OBJECT.layout.unpack(headerOnly, new Object[4], 0, 4));
+
+        byte[] packed = new byte[256];
+        int end = MPI.OBJECT.layout.packInto(new Object[] {7}, 0, 1, packed, 0);
+        packed[0] = (byte) 0x80; // the unit's stream length, now negative
+        MPIException truncated = assertThrows(MPIException.class,
+                () -> MPI.OBJECT.layout.unpackFrom(Arrays.copyOf(packed, end), 0, new Object[1], 0, 1));
+        assertEquals(MPI.ERR_TRUNCATE, truncated.getErrorClass());
+    }
+
+    @Test
     void receivingFewerFillsThePrefixIncludingPartOfAnItem() throws MPIException {
         Datatype column = committed(Datatype.Vector(2, 1, 3, MPI.INT));
         int[] target = new int[12];

@@ -16,7 +16,7 @@ import java.io.InputStream;
 final class ClassServer {
     private final ClassLoader applicationLoader;
 
-    private ClassServer(ClassLoader applicationLoader) {
+    ClassServer(ClassLoader applicationLoader) {
         this.applicationLoader = applicationLoader;
     }
 
@@ -30,7 +30,7 @@ final class ClassServer {
                 server.lookUp(message.decode(ClassRequest.parser()).getResource()));
     }
 
-    private ClassReply lookUp(String resource) throws IOException, Handler.RefusedException {
+    ClassReply lookUp(String resource) throws IOException, Handler.RefusedException {
         if (resource.isEmpty() || resource.startsWith("/") || resource.contains("..") || resource.contains("\\")) {
             throw new Handler.RefusedException("'" + resource + "' is not a class path resource name");
         }

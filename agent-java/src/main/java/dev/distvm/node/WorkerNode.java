@@ -44,7 +44,8 @@ public final class WorkerNode {
         }, "dist-worker-shutdown"));
         // Before joining: the home may place a thread here as soon as it hears of this node.
         ObjectSpace.startWorker(endpoint, () -> homeAddress(membership[0]).orElseThrow(
-                () -> new IllegalStateException("the home is not a member of the cluster any more")), loader);
+                () -> new IllegalStateException("the home is not a member of the cluster any more")),
+                id -> isHome(membership[0], id), loader);
         membership[0] = Membership.join(endpoint, options.join(), Role.WORKER, new Membership.Listener() {
             @Override
             public void changed(NodeInfo node) {
@@ -86,5 +87,18 @@ public final class WorkerNode {
             return Optional.empty();
         }
         return membership.alive().stream().filter(n -> n.getRole() == Role.HOME).map(NodeInfo::getAddress).findFirst();
+    }
+
+    /**
+     * Whether node {@code id} is this worker's home. A node this worker has not heard of is taken
+     * for it only while no home has joined: the coordinator's news of the home may arrive after the
+     * home's first message.
+     */
+    private static boolean isHome(Membership membership, int id) {
+        if (membership == null) {
+            return true;
+        }
+        return membership.node(id).map(n -> n.getRole() == Role.HOME && n.getState() == NodeState.ALIVE)
+                .orElse(homeAddress(membership).isEmpty());
     }
 }

@@ -13,7 +13,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * JVM's own monitors. Nested monitors are held by recursion, which matches Java's block structure.
  */
 final class Delegate {
-    enum Op { ENTER, EXIT, WAIT, NOTIFY, NOTIFY_ALL, END }
+    enum Op {
+        ENTER, EXIT, WAIT, NOTIFY, NOTIFY_ALL, END;
+
+        /** The operation a monitor message names by its ordinal. */
+        static Op of(byte ordinal) {
+            Op[] all = values();
+            if (ordinal < 0 || ordinal >= all.length) {
+                throw new IllegalArgumentException("object-space message: unknown monitor operation " + ordinal);
+            }
+            return all[ordinal];
+        }
+    }
 
     /** One request of the remote thread; {@code work} runs on the delegate's thread. */
     record Command(Op op, Object master, long timeoutMillis, Work work, CompletableFuture<WireBuffer> reply) {}

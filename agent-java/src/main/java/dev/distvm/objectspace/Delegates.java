@@ -25,7 +25,7 @@ final class Delegates {
         int node = message.sender();
         WireReader reader = space.read(node, SpaceMessages.body(message));
         ByteBuffer in = reader.body();
-        Delegate.Op op = Delegate.Op.values()[Byte.toUnsignedInt(in.get())];
+        Delegate.Op op = Delegate.Op.of(in.get());
         long thread = in.getLong();
         String threadName = reader.string();
         Object master = reader.ref();

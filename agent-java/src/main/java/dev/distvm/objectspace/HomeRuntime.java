@@ -3,6 +3,7 @@ package dev.distvm.objectspace;
 import dev.distvm.coordinator.Membership;
 import dev.distvm.coordinator.proto.NodeInfo;
 import dev.distvm.coordinator.proto.NodeState;
+import dev.distvm.coordinator.proto.Role;
 import dev.distvm.exit.Exits;
 import dev.distvm.io.HomeInput;
 import dev.distvm.io.HomeOutput;
@@ -16,7 +17,6 @@ import dev.distvm.transport.proto.Kind;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
@@ -43,26 +43,28 @@ final class HomeRuntime {
         PrintStream out = System.out;
         PrintStream err = System.err;
         this.runEnd = new RunEnd(out, err);
-        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_THREAD_END_VALUE, m -> oneWay(m, () -> threadEnded(m)));
-        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_FLUSH_VALUE,
+        Senders workers = new Senders("a worker of this run", id -> membership.node(id)
+                .filter(n -> n.getRole() == Role.WORKER && n.getState() == NodeState.ALIVE).isPresent());
+        SpaceMessages.serveAtOnce(endpoint, workers, NodeMessageType.SPACE_THREAD_END_VALUE, m -> oneWay(m, () -> threadEnded(m)));
+        SpaceMessages.serveAtOnce(endpoint, workers, NodeMessageType.SPACE_FLUSH_VALUE,
                 m -> oneWay(m, () -> space.applyRelease(m.sender(), space.read(m.sender(), SpaceMessages.body(m)))));
-        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_DROP_VALUE,
+        SpaceMessages.serveAtOnce(endpoint, workers, NodeMessageType.SPACE_DROP_VALUE,
                 m -> SpaceMessages.of(space.drop(m.sender(), SpaceMessages.bytes(SpaceMessages.body(m)))));
-        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_REFRESH_VALUE,
+        SpaceMessages.serveAtOnce(endpoint, workers, NodeMessageType.SPACE_REFRESH_VALUE,
                 m -> space.write(m.sender(), w -> space.writeVolatileReadRefresh(m.sender(), w)));
-        SpaceMessages.serve(endpoint, NodeMessageType.SPACE_STATICS_VALUE, m -> CompletableFuture.supplyAsync(() -> statics(m)));
+        SpaceMessages.serve(endpoint, workers, NodeMessageType.SPACE_STATICS_VALUE, m -> CompletableFuture.supplyAsync(() -> statics(m)));
         // Enters and waits are answered; exits (with their release) and notifies travel one way.
-        SpaceMessages.serve(endpoint, NodeMessageType.SPACE_MONITOR_VALUE, m -> m.kind() == Kind.REQUEST ? delegates.monitor(m)
+        SpaceMessages.serve(endpoint, workers, NodeMessageType.SPACE_MONITOR_VALUE, m -> m.kind() == Kind.REQUEST ? delegates.monitor(m)
                 : CompletableFuture.completedFuture(oneWay(m, () -> delegates.monitor(m))));
-        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_INTERRUPT_VALUE, delegates::interruptDelegate);
+        SpaceMessages.serveAtOnce(endpoint, workers, NodeMessageType.SPACE_INTERRUPT_VALUE, delegates::interruptDelegate);
         HomeOutput output = new HomeOutput(out, err);
-        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_OUTPUT_VALUE, m -> {
+        SpaceMessages.serveAtOnce(endpoint, workers, NodeMessageType.SPACE_OUTPUT_VALUE, m -> {
             output.write(SpaceMessages.bytes(SpaceMessages.body(m)));
             return null;
         });
-        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_STOP_VALUE, runEnd::requested);
+        SpaceMessages.serveAtOnce(endpoint, workers, NodeMessageType.SPACE_STOP_VALUE, runEnd::requested);
         HomeInput input = new HomeInput();
-        SpaceMessages.serve(endpoint, NodeMessageType.SPACE_INPUT_VALUE,
+        SpaceMessages.serve(endpoint, workers, NodeMessageType.SPACE_INPUT_VALUE,
                 m -> input.request(SpaceMessages.bytes(SpaceMessages.body(m))).thenApply(SpaceMessages::of));
     }
 

@@ -3,6 +3,7 @@ package dev.distvm.objectspace;
 import dev.distvm.coordinator.Membership;
 import dev.distvm.coordinator.proto.NodeInfo;
 import dev.distvm.transport.Endpoint;
+import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 
 /**
@@ -32,13 +33,17 @@ public final class ObjectSpace {
         Hooks.home = new HomeRuntime(endpoint, membership, applicationLoader, mainThread);
     }
 
-    /** @param homeAddress the home's transport address, asked for at each use (it is learned late) */
-    public static void startWorker(Endpoint endpoint, Supplier<String> homeAddress, ClassLoader applicationLoader) {
+    /**
+     * @param homeAddress the home's transport address, asked for at each use (it is learned late)
+     * @param isHome      whether a node id is the home's: only the home's object-space messages are taken
+     */
+    public static void startWorker(Endpoint endpoint, Supplier<String> homeAddress, IntPredicate isHome,
+                                   ClassLoader applicationLoader) {
         if (!Hooks.onWorker()) {
             // The hooks would treat every copy as a local object: stop rather than compute wrongly.
             throw new IllegalStateException("dist's hooks were initialized before this node knew it is a worker");
         }
-        Hooks.worker = new WorkerRuntime(endpoint, homeAddress, applicationLoader);
+        Hooks.worker = new WorkerRuntime(endpoint, homeAddress, new Senders("this worker's home", isHome), applicationLoader);
     }
 
     /** A membership change seen at the home: a dead node that runs application threads ends the run. */

@@ -26,13 +26,22 @@ final class SpaceMessages {
         WireBuffer answer(Inbound message) throws Exception;
     }
 
-    /** Registers the handler of an object-space type; its replies count as object-space bytes sent. */
-    static void serve(Endpoint endpoint, int type, Handler.Raw handler) {
-        endpoint.registerRaw(type, m -> handler.handle(m).thenApply(SpaceMessages::counted));
+    /**
+     * Registers the handler of an object-space type for messages from {@code from} (others are
+     * refused unread); its replies count as object-space bytes sent.
+     */
+    static void serve(Endpoint endpoint, Senders from, int type, Handler.Raw handler) {
+        endpoint.registerRaw(type, m -> {
+            if (!from.accepts().test(m.sender())) {
+                throw new Handler.RefusedException("node " + m.sender() + " is not " + from.who()
+                        + ", so its object-space messages are not taken");
+            }
+            return handler.handle(m).thenApply(SpaceMessages::counted);
+        });
     }
 
-    static void serveAtOnce(Endpoint endpoint, int type, Answer answer) {
-        serve(endpoint, type, m -> CompletableFuture.completedFuture(answer.answer(m)));
+    static void serveAtOnce(Endpoint endpoint, Senders from, int type, Answer answer) {
+        serve(endpoint, from, type, m -> CompletableFuture.completedFuture(answer.answer(m)));
     }
 
     private static WireBuffer counted(WireBuffer reply) {

@@ -62,7 +62,11 @@ final class ThreadTasks {
         int kind = Byte.toUnsignedInt(reader.body().get());
         switch (kind) {
             case THREAD_SUBCLASS, RUNNABLE_OBJECT -> {
-                return (Runnable) reader.ref();
+                Object task = reader.ref();
+                if (!(task instanceof Runnable runnable)) {
+                    throw new IllegalArgumentException("object-space message: a thread's task is a " + task.getClass().getName());
+                }
+                return runnable;
             }
             case LAMBDA -> {
                 String implClass = reader.string();
@@ -104,7 +108,7 @@ final class ThreadTasks {
                 case MethodHandleInfo.REF_newInvokeSpecial -> lookup.findConstructor(owner, type);
                 default -> throw new IllegalArgumentException("lambda implementation kind " + kind);
             };
-        } catch (ReflectiveOperationException e) {
+        } catch (ReflectiveOperationException | TypeNotPresentException e) {
             throw new IllegalStateException("the lambda's implementation " + owner.getName() + "." + name + signature
                     + " is not found on this worker", e);
         }

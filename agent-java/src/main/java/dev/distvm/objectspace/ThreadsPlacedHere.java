@@ -30,21 +30,21 @@ final class ThreadsPlacedHere {
     /** The logical thread a worker thread runs for. */
     private record PlacedHere(long id, String name, Thread logical) {}
 
-    ThreadsPlacedHere(WorkerRuntime runtime, Endpoint endpoint, WorkerSpace space) {
+    ThreadsPlacedHere(WorkerRuntime runtime, Endpoint endpoint, Senders fromHome, WorkerSpace space) {
         this.runtime = runtime;
         this.endpoint = endpoint;
         this.space = space;
         // Decoding may load classes from the home: a blocking call, so not on the transport's reader.
-        SpaceMessages.serve(endpoint, NodeMessageType.SPACE_THREAD_START_VALUE,
+        SpaceMessages.serve(endpoint, fromHome, NodeMessageType.SPACE_THREAD_START_VALUE,
                 m -> CompletableFuture.supplyAsync(() -> startPlaced(m), starter));
-        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_INTERRUPT_VALUE, m -> {
+        SpaceMessages.serveAtOnce(endpoint, fromHome, NodeMessageType.SPACE_INTERRUPT_VALUE, m -> {
             Thread thread = running.get(SpaceMessages.longOf(SpaceMessages.body(m)));
             if (thread != null) {
                 InterruptGate.interrupt(thread);
             }
             return null;
         });
-        SpaceMessages.serveAtOnce(endpoint, NodeMessageType.SPACE_THREAD_STATE_VALUE, m -> {
+        SpaceMessages.serveAtOnce(endpoint, fromHome, NodeMessageType.SPACE_THREAD_STATE_VALUE, m -> {
             Thread thread = running.get(SpaceMessages.longOf(SpaceMessages.body(m)));
             // Not running here any more: it ended, and its end is on its way to the home.
             Thread.State state = thread == null ? Thread.State.TERMINATED : thread.getState();

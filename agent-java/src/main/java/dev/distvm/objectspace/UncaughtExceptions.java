@@ -53,6 +53,14 @@ final class UncaughtExceptions {
     }
 
     static Throwable read(ByteBuffer in, ClassLoader loader) {
+        return read(in, loader, 0);
+    }
+
+    private static Throwable read(ByteBuffer in, ClassLoader loader, int nesting) {
+        if (nesting > MAX_DEPTH) {
+            // The writer cuts chains there; a deeper one, a few bytes per level, would overflow this stack.
+            throw new IllegalArgumentException("object-space message: exceptions nested more than " + MAX_DEPTH + " deep");
+        }
         String className = WireReader.string(in);
         String message = readNullable(in);
         int depth = in.getInt();
@@ -62,12 +70,12 @@ final class UncaughtExceptions {
             stack[i] = new StackTraceElement(readNullable(in), readNullable(in), readNullable(in), WireReader.string(in),
                     WireReader.string(in), readNullable(in), in.getInt());
         }
-        Throwable cause = in.get() != 0 ? read(in, loader) : null;
+        Throwable cause = in.get() != 0 ? read(in, loader, nesting + 1) : null;
         Throwable rebuilt = rebuild(className, message, cause, loader);
         rebuilt.setStackTrace(stack);
         int suppressed = in.getInt();
         for (int i = 0; i < suppressed; i++) {
-            rebuilt.addSuppressed(read(in, loader));
+            rebuilt.addSuppressed(read(in, loader, nesting + 1));
         }
         return rebuilt;
     }

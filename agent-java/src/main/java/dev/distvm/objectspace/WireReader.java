@@ -28,7 +28,7 @@ final class WireReader {
         this.holders = holders;
         this.loader = loader;
         this.in = message.duplicate();
-        sequence = in.getLong(0);
+        sequence = sequenceOf(in);
         acknowledged = in.getLong(Long.BYTES);
         int bodyLength = in.getInt(2 * Long.BYTES);
         if (bodyLength < 0 || bodyLength > in.limit() - WireWriter.BODY_START) {
@@ -121,6 +121,10 @@ final class WireReader {
             isNew[i] = created[i] == null;
             kinds[i] = Holders.Kind.values()[Byte.toUnsignedInt(in.get()) % Holders.Kind.values().length];
             types[i] = load(string(in));
+            if (types[i].isArray() != (kinds[i] == Holders.Kind.ARRAY)) {
+                throw new IllegalArgumentException("object-space message: a holder of kind " + kinds[i] + " and class "
+                        + types[i].getName());
+            }
             lengths[i] = kinds[i] == Holders.Kind.ARRAY ? in.getInt() : 0;
             bounded(in, lengths[i]);
             identityHashes[i] = kinds[i] == Holders.Kind.STATICS ? 0 : in.getInt();

@@ -24,7 +24,7 @@ final class WorkerRuntime {
     private final ThreadsPlacedHere threads;
     private final CopyMonitors monitors;
 
-    WorkerRuntime(Endpoint endpoint, Supplier<String> home, ClassLoader loader) {
+    WorkerRuntime(Endpoint endpoint, Supplier<String> home, Senders fromHome, ClassLoader loader) {
         this.endpoint = endpoint;
         this.toHome = new HomeConnection(endpoint, home);
         this.space = new WorkerSpace(endpoint::nodeId, loader);
@@ -32,7 +32,7 @@ final class WorkerRuntime {
                 request -> SpaceMessages.bytes(toHome.call(NodeMessageType.SPACE_DROP_VALUE, SpaceMessages.of(request),
                         Duration.ofSeconds(60))));
         collector.start();
-        this.threads = new ThreadsPlacedHere(this, endpoint, space);
+        this.threads = new ThreadsPlacedHere(this, endpoint, fromHome, space);
         this.monitors = new CopyMonitors(this, toHome, space, threads);
         StalenessBound.start(this::tick);
         WorkerStreams.redirect(toHome);

@@ -64,6 +64,10 @@ public final class Coordinator implements AutoCloseable {
 
     private JoinReply join(Inbound message) throws Handler.RefusedException {
         JoinRequest request = message.decode(JoinRequest.parser());
+        if (!request.getAddress().matches("tcp://\\S+:\\d{1,5}") || request.getPid() <= 0) {
+            throw new Handler.RefusedException("a join must say where the node listens (tcp://HOST:PORT) and its pid;"
+                    + " this one says '" + request.getAddress() + "', pid " + request.getPid());
+        }
         if (request.getRole() == Role.HOME) {
             Optional<NodeInfo> home = table.aliveHome();
             if (home.isPresent() && home.get().getId() != request.getNodeId()) {
@@ -93,8 +97,12 @@ public final class Coordinator implements AutoCloseable {
         }
     }
 
-    private NodeTable leave(Inbound message) {
+    private NodeTable leave(Inbound message) throws Handler.RefusedException {
         LeaveRequest request = message.decode(LeaveRequest.parser());
+        if (request.getNodeId() != message.sender()) {
+            throw new Handler.RefusedException("node " + message.sender() + " cannot leave for node " + request.getNodeId()
+                    + "; a node leaves only for itself");
+        }
         table.end(request.getNodeId(), NodeState.LEFT).ifPresent(this::ended);
         return snapshot();
     }

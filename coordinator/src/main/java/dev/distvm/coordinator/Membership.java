@@ -54,6 +54,8 @@ public final class Membership implements AutoCloseable {
         void lost(String reason);
     }
 
+    /** The id node events carry as their sender: the coordinator's endpoint is no member and has no node id. */
+    private static final int COORDINATOR_ID = 0;
     private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(5);
 
     private final Endpoint endpoint;
@@ -122,6 +124,9 @@ public final class Membership implements AutoCloseable {
         // Node events and pings may overtake the join reply: the handlers are in place before the request leaves.
         Membership membership = new Membership(endpoint, coordinator, request, listener);
         endpoint.registerImmediate(MembershipType.NODE_EVENT_VALUE, message -> {
+            if (message.sender() != COORDINATOR_ID) {
+                throw new Handler.RefusedException("node events come from the coordinator, not from node " + message.sender());
+            }
             membership.onEvent(message.decode(NodeEvent.parser()));
             return null;
         });

@@ -49,7 +49,8 @@ final class FrameChannel {
 
     /**
      * Reads the next frame's body. Reads are buffered: one system call usually brings a whole
-     * small frame, often several.
+     * small frame, often several. The body's array grows as its bytes arrive (doubling), so a peer
+     * that announces a large frame and sends little of it costs this node little.
      *
      * @throws FrameTooLargeException when the announced length is out of bounds; the stream can no
      *         longer be trusted and the connection must be closed
@@ -61,11 +62,18 @@ final class FrameChannel {
             throw new FrameTooLargeException(length, maxFrameBytes);
         }
         in.position(in.position() + 4);
-        byte[] body = new byte[length];
-        int buffered = Math.min(length, in.remaining());
-        in.get(body, 0, buffered);
-        if (buffered < length) {
-            readFully(ByteBuffer.wrap(body, buffered, length - buffered));
+        int filled = Math.min(length, in.remaining());
+        byte[] body = new byte[Math.min(length, Math.max(filled, INPUT_BUFFER_BYTES))];
+        in.get(body, 0, filled);
+        while (filled < length) {
+            if (filled == body.length) {
+                body = Arrays.copyOf(body, (int) Math.min(length, 2L * body.length));
+            }
+            int read = channel.read(ByteBuffer.wrap(body, filled, body.length - filled));
+            if (read < 0) {
+                throw new EOFException("connection closed by peer");
+            }
+            filled += read;
         }
         return body;
     }
@@ -84,14 +92,6 @@ final class FrameChannel {
             }
         } finally {
             in.flip();
-        }
-    }
-
-    private void readFully(ByteBuffer buffer) throws IOException {
-        while (buffer.hasRemaining()) {
-            if (channel.read(buffer) < 0) {
-                throw new EOFException("connection closed by peer");
-            }
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.distvm.mpi.engine;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * The payload of a message coming off a socket: decoded straight into the buffer of the receive
@@ -12,8 +13,12 @@ final class Arrival implements Inbox.Intake {
     private final MessageHeader header;
     /** The receive the header matched; null when the message goes to the matcher once complete. */
     private final PostedReceive receive;
+    /** Bytes the array starts with at most: a frame's announced length is only a claim until its bytes come. */
+    private static final int FIRST_BYTES = 64 * 1024;
+
     private final ReceiveBuffer.Decoder decoder;
-    private final byte[] bytes;
+    private final int length;
+    private byte[] bytes;
     private int filled;
 
     Arrival(Messenger messenger, MessageHeader header, PostedReceive receive, ReceiveBuffer.Decoder decoder, int length) {
@@ -21,14 +26,19 @@ final class Arrival implements Inbox.Intake {
         this.header = header;
         this.receive = receive;
         this.decoder = decoder;
-        // Read straight into the array the message keeps: no second copy, and none is zeroed twice.
-        this.bytes = decoder == null ? new byte[length] : null;
+        this.length = length;
+        // Read straight into the array the message keeps (grown, doubling, as the bytes come, so a
+        // peer that announces 2 GiB and sends little costs little).
+        this.bytes = decoder == null ? new byte[Math.min(length, FIRST_BYTES)] : null;
     }
 
     @Override
     public void take(ByteBuffer in) {
         if (decoder == null) {
             int n = in.remaining();
+            if (filled + n > bytes.length) {
+                bytes = Arrays.copyOf(bytes, (int) Math.min(length, Math.max(filled + n, 2L * bytes.length)));
+            }
             in.get(bytes, filled, n);
             filled += n;
         } else if (receive.arrival().isDone()) {
