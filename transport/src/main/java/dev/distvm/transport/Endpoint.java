@@ -18,8 +18,9 @@ import java.util.function.LongFunction;
  * reader thread per connection receives; nothing else stands between a message and the socket
  * (see docs/ARCHITECTURE.md, "Transport", for why this is not a ZeroMQ socket).
  *
- * <p>Incoming envelopes are checked in this order: decodable, protocol version, cluster token,
- * kind, type. The first failure is answered with an ERROR envelope and a log line; the connection
+ * <p>Every connection starts with a mutual proof of the cluster secret ({@link Handshake}); a
+ * peer that fails it is told so in a fixed text and disconnected, and nothing it sent is read as
+ * an envelope. Incoming envelopes are then checked in this order: decodable, protocol version, kind, type. The first failure is answered with an ERROR envelope and a log line; the connection
  * goes on serving. A frame whose length is out of bounds is answered the same way, and then the
  * connection is closed, since the stream can no longer be trusted.
  *
@@ -27,7 +28,9 @@ import java.util.function.LongFunction;
  * they must not block (use the {@code *Async} variants to leave them).
  */
 public final class Endpoint implements AutoCloseable {
-    public static final int PROTOCOL_VERSION = 1;
+    public static final int PROTOCOL_VERSION = 2;
+    /** Opens every connection's {@link Handshake}: a stray client (HTTP, a port scanner) is recognised at once. */
+    public static final String HANDSHAKE_MAGIC = "dst2";
 
     private final TransportConfig config;
     private final String address;
@@ -48,9 +51,8 @@ public final class Endpoint implements AutoCloseable {
         this.frames = new EnvelopeFrames(config);
         this.pending = new PendingRequests(address);
         this.responder = new Responder(frames, counters);
-        this.receivers = new Receivers(listener, address, config.maxFrameBytes(), counters, new InboundChecks(config),
-                responder, pending);
-        this.outbound = new OutboundConnections(config.maxFrameBytes(), receivers, pending);
+        this.receivers = new Receivers(listener, address, config, counters, new InboundChecks(), responder, pending);
+        this.outbound = new OutboundConnections(config, receivers, pending);
         receivers.start();
     }
 

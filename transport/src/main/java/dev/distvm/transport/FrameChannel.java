@@ -4,17 +4,12 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
- * Length-prefixed frames on a blocking socket: a 4-byte magic when the connection opens, then
- * frames of {@code [int length][length bytes]}. Writes are serialized by the caller's lock
+ * Length-prefixed frames on a blocking, authenticated socket: {@code [int length][length bytes]}. Writes are serialized by the caller's lock
  * (so frames to one peer keep their order); reads belong to the connection's reader thread.
  */
 final class FrameChannel {
-    /** Opens every connection, so that a stray client (HTTP, a port scanner) is recognised at once. */
-    static final byte[] MAGIC = "dst1".getBytes(StandardCharsets.US_ASCII);
     private static final int INPUT_BUFFER_BYTES = 64 * 1024;
 
     private final SocketChannel channel;
@@ -33,18 +28,6 @@ final class FrameChannel {
         while (buffer.hasRemaining()) {
             channel.write(buffer);
         }
-    }
-
-    void writeMagic() throws IOException {
-        write(MAGIC, 0, MAGIC.length);
-    }
-
-    /** Reads the peer's magic; false when the peer does not speak dist. */
-    boolean readMagic() throws IOException {
-        fill(MAGIC.length);
-        byte[] magic = new byte[MAGIC.length];
-        in.get(magic);
-        return Arrays.equals(magic, MAGIC);
     }
 
     /**

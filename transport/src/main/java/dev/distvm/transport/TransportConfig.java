@@ -6,7 +6,7 @@ import java.time.Duration;
  * How an {@link Endpoint} binds and what it accepts.
  *
  * @param bindAddress    {@code tcp://HOST:PORT}; port 0 picks a free port. Loopback unless told otherwise.
- * @param secret         the cluster secret; envelopes with another token are refused
+ * @param secret         the cluster secret every connection proves (both ways) before its first frame
  * @param maxFrameBytes  larger frames are refused on send; on receive they are answered with an
  *                       error and the connection is closed
  * @param requestTimeout how long a request waits for its reply unless the caller says otherwise
