@@ -11,7 +11,7 @@ import java.util.Map;
  */
 public record AgentOptions(
         Role role, int nodes, String join, String bind, Path report, Duration failureTimeout, boolean verbose,
-        long parentPid) {
+        long parentPid, boolean encrypt) {
 
     public enum Role { HOME, WORKER }
 
@@ -28,6 +28,7 @@ public record AgentOptions(
         VALID.put("report", "FILE to write the run report to, as JSON, when the home ends");
         VALID.put("failure-timeout", "milliseconds of silence after which a node is declared dead (200..3000, default 2000)");
         VALID.put("verbose", "true or false (default false): log the cluster's life on standard error");
+        VALID.put("encrypt", "true or false (default false): encrypt traffic on loopback too (off loopback it always is)");
         VALID.put("parent", "pid of the JVM that started this worker; the worker exits when it ends (set by dist)");
     }
 
@@ -53,6 +54,7 @@ public record AgentOptions(
         Duration failureTimeout = Duration.ofMillis(2000);
         boolean verbose = false;
         long parent = 0;
+        boolean encrypt = false;
         boolean nodesGiven = false;
         if (arguments != null && !arguments.isBlank()) {
             for (String option : arguments.split(",")) {
@@ -83,6 +85,7 @@ public record AgentOptions(
                     case "failure-timeout" -> failureTimeout = Duration.ofMillis(integer(key, value, 200, 3000));
                     case "verbose" -> verbose = bool(key, value);
                     case "parent" -> parent = integer(key, value, 1, Integer.MAX_VALUE);
+                    case "encrypt" -> encrypt = bool(key, value);
                     default -> throw new InvalidOptionException("unknown dist agent option '" + key + "'");
                 }
             }
@@ -93,7 +96,7 @@ public record AgentOptions(
         if (role == Role.WORKER && (nodesGiven || report != null)) {
             throw new InvalidOptionException("nodes and report are options of the home, not of a worker");
         }
-        return new AgentOptions(role, nodes, join, bind, report, failureTimeout, verbose, parent);
+        return new AgentOptions(role, nodes, join, bind, report, failureTimeout, verbose, parent, encrypt);
     }
 
     private static int integer(String key, String value, int min, int max) {

@@ -52,7 +52,7 @@ class AuthenticationIT {
 
     @Test
     void aPeerWithAWrongSecretHearsTheChallengeAndTheFixedRefusalOnly() throws Exception {
-        Handshake guess = Handshake.opener(ClusterSecret.of("a guess at the secret"), Endpoint.HANDSHAKE_MAGIC);
+        Handshake guess = Handshake.opener(ClusterSecret.of("a guess at the secret"), Endpoint.HANDSHAKE_MAGIC, false);
         byte[] received;
         try (Socket socket = connect()) {
             ByteBuffer out = ByteBuffer.allocate(Handshake.MAX_MESSAGE_BYTES);
@@ -97,7 +97,7 @@ class AuthenticationIT {
             recorded = proxy.recorded();
         }
         assertEquals(1, target.query("served"));
-        assertTrue(recorded.length > 36 + 32, "the recording holds the handshake and a request: " + recorded.length);
+        assertTrue(recorded.length > 37 + 32, "the recording holds the handshake and a request: " + recorded.length);
         long rejectedBefore = target.query("rejected");
 
         byte[] answered;
@@ -109,7 +109,7 @@ class AuthenticationIT {
         assertEquals(1, target.query("served"), "the replayed request was not served");
         assertEquals(rejectedBefore + 1, target.query("rejected"), "the replaying connection was refused");
         byte[] refusal = Handshake.REFUSAL.getBytes(StandardCharsets.US_ASCII);
-        assertEquals(36 + 2 + refusal.length, answered.length, "a fresh challenge, then the refusal, and nothing else");
+        assertEquals(37 + 2 + refusal.length, answered.length, "a fresh challenge, then the refusal, and nothing else");
     }
 
     private Socket connect() throws IOException {

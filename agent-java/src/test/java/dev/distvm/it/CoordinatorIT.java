@@ -204,7 +204,7 @@ class CoordinatorIT {
     @Test
     void malformedFramesAndWrongVersionsGetErrorRepliesOnAConnectionThatKeepsServing() throws Exception {
         try (SocketChannel raw = SocketChannel.open(new InetSocketAddress("127.0.0.1", port(address)))) {
-            OpenerHandshake.run(raw, address, secret, Endpoint.HANDSHAKE_MAGIC);
+            OpenerHandshake.authenticate(raw, address, secret, Endpoint.HANDSHAKE_MAGIC);
 
             writeFrame(raw, "this is not an envelope at all".getBytes(StandardCharsets.US_ASCII));
             assertError(readFrame(raw), ErrorCode.MALFORMED);

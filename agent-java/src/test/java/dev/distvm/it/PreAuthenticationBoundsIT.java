@@ -54,7 +54,7 @@ class PreAuthenticationBoundsIT {
         // protocol's magic followed by lengths where the nonce and the proof go.
         for (String magic : List.of("dst1", Endpoint.HANDSHAKE_MAGIC)) {
             for (int i = 0; i < 4; i++) {
-                ByteBuffer announce = ByteBuffer.allocate(4 + 4 * 17).put(magic.getBytes(StandardCharsets.US_ASCII));
+                ByteBuffer announce = ByteBuffer.allocate(4 + 4 * 24).put(magic.getBytes(StandardCharsets.US_ASCII));
                 while (announce.hasRemaining()) {
                     announce.putInt(HUGE_FRAME);
                 }

@@ -11,7 +11,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 
 /**
  * An endpoint's one thread for connections that have not authenticated yet: it accepts them and
@@ -25,18 +25,21 @@ final class Gatekeeper {
     private final ServerSocketChannel listener;
     private final String address;
     private final ClusterSecret secret;
+    private final boolean encrypt;
     private final TransportCounters counters;
-    private final Consumer<SocketChannel> authenticated;
+    private final BiConsumer<SocketChannel, FrameCipher> authenticated;
     private final Selector selector;
     private final UnauthenticatedLimits limits = new UnauthenticatedLimits();
     private final Thread thread;
     private volatile boolean open = true;
 
-    Gatekeeper(ServerSocketChannel listener, String address, ClusterSecret secret, TransportCounters counters,
-               Consumer<SocketChannel> authenticated) throws IOException {
+    /** @param encrypt whether this endpoint asks every connection to be encrypted */
+    Gatekeeper(ServerSocketChannel listener, String address, ClusterSecret secret, boolean encrypt,
+               TransportCounters counters, BiConsumer<SocketChannel, FrameCipher> authenticated) throws IOException {
         this.listener = listener;
         this.address = address;
         this.secret = secret;
+        this.encrypt = encrypt;
         this.counters = counters;
         this.authenticated = authenticated;
         this.selector = Selector.open();
@@ -66,7 +69,7 @@ final class Gatekeeper {
         try {
             while (open) {
                 selector.select(SWEEP_MILLIS);
-                List<SocketChannel> handOn = new ArrayList<>();
+                List<PendingHandshake> handOn = new ArrayList<>();
                 for (SelectionKey key : selector.selectedKeys()) {
                     if (key.isValid() && key.isAcceptable()) {
                         acceptAll();
@@ -95,7 +98,7 @@ final class Gatekeeper {
         while ((channel = listener.accept()) != null) {
             try {
                 PendingHandshake pending = PendingHandshake.accepting(channel, secret, Endpoint.HANDSHAKE_MAGIC,
-                        System.nanoTime());
+                        encrypt, System.nanoTime());
                 if (!limits.admit(pending.remote())) {
                     reject(channel, "too many connections waiting to authenticate (at most "
                             + UnauthenticatedLimits.PER_ADDRESS + " per address, " + UnauthenticatedLimits.TOTAL + " in all)");
@@ -109,7 +112,7 @@ final class Gatekeeper {
         }
     }
 
-    private void advance(SelectionKey key, List<SocketChannel> handOn) {
+    private void advance(SelectionKey key, List<PendingHandshake> handOn) {
         PendingHandshake pending = (PendingHandshake) key.attachment();
         Handshake.Status status;
         try {
@@ -124,7 +127,7 @@ final class Gatekeeper {
             case AUTHENTICATED -> {
                 key.cancel();
                 limits.release(pending.remote());
-                handOn.add(pending.channel());
+                handOn.add(pending);
             }
             case FAILED -> {
                 forget(key, pending);
@@ -133,11 +136,12 @@ final class Gatekeeper {
         }
     }
 
-    private void handOn(SocketChannel channel) {
+    private void handOn(PendingHandshake authenticated) {
+        SocketChannel channel = authenticated.channel();
         try {
             channel.configureBlocking(true);
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            authenticated.accept(channel);
+            this.authenticated.accept(channel, authenticated.cipher(false));
         } catch (IOException e) {
             close(channel);
         }

@@ -11,10 +11,10 @@ import java.security.SecureRandom;
  * ({@link Gatekeeper}) and MPI's socket device all run the same one.
  *
  * <pre>
- * opener   -> acceptor  HELLO      magic(4) nonceO(32)
- * acceptor -> opener    CHALLENGE  magic(4) nonceA(32)
- * opener   -> acceptor  PROOF      HMAC(K, "opener"   | magic | nonceO | nonceA)(32)
- * acceptor -> opener    ACCEPTED   0 HMAC(K, "acceptor" | magic | nonceO | nonceA)(32)
+ * opener   -> acceptor  HELLO      magic(4) encryptO(1) nonceO(32)
+ * acceptor -> opener    CHALLENGE  magic(4) encryptA(1) nonceA(32)
+ * opener   -> acceptor  PROOF      HMAC(K, "opener"   | magic | encryptO | encryptA | nonceO | nonceA)(32)
+ * acceptor -> opener    ACCEPTED   0 HMAC(K, "acceptor" | magic | encryptO | encryptA | nonceO | nonceA)(32)
  *                    or REFUSED    1 length(1) the fixed text {@link #REFUSAL}
  * </pre>
  *
@@ -23,7 +23,9 @@ import java.security.SecureRandom;
  * acceptor gives its proof only to an opener that has proved itself, and the opener sends nothing
  * else before it has checked the acceptor's. Every message has a fixed size of at most
  * {@link #MAX_MESSAGE_BYTES}: nothing a peer announces is ever allocated. Both sides then hold a
- * per-connection session key, HMAC(K, "session" | magic | nonceO | nonceA).
+ * per-connection session key, HMAC(K, "session" | magic | nonceO | nonceA). The connection is
+ * encrypted ({@link FrameCipher}) when either side asks (encryptX = 1); the proofs cover both
+ * flags, so no one on the path can turn encryption off unseen.
  */
 public final class Handshake {
     /** What an opener that failed to prove the secret hears: nothing in it is secret. */
@@ -31,7 +33,7 @@ public final class Handshake {
             + "start every node with the same " + ClusterSecret.ENV;
     static final int NONCE_BYTES = 32;
     private static final int MAGIC_BYTES = 4;
-    private static final int GREETING_BYTES = MAGIC_BYTES + NONCE_BYTES;
+    private static final int GREETING_BYTES = MAGIC_BYTES + 1 + NONCE_BYTES;
     private static final byte ACCEPTED = 0;
     private static final byte REFUSED = 1;
     private static final byte[] REFUSAL_BYTES = REFUSAL.getBytes(StandardCharsets.US_ASCII);
@@ -50,34 +52,37 @@ public final class Handshake {
     private final byte[] magic;
     private final byte[] ownNonce = new byte[NONCE_BYTES];
     private final byte[] peerNonce = new byte[NONCE_BYTES];
+    private final byte ownEncrypt;
+    private byte peerEncrypt;
     private Step step;
     private String failure;
     private byte[] sessionKey;
 
-    private Handshake(ClusterSecret secret, String magic, Step first) {
+    private Handshake(ClusterSecret secret, String magic, boolean encrypt, Step first) {
         this.key = new ClusterKey(secret);
         this.magic = magic.getBytes(StandardCharsets.US_ASCII);
         if (this.magic.length != MAGIC_BYTES) {
             throw new IllegalArgumentException("a protocol's magic is 4 ASCII characters, got '" + magic + "'");
         }
         RANDOM.nextBytes(ownNonce);
+        this.ownEncrypt = (byte) (encrypt ? 1 : 0);
         this.step = first;
     }
 
-    /** The side that opened the connection; {@link #start} gives its first message. */
-    public static Handshake opener(ClusterSecret secret, String magic) {
-        return new Handshake(secret, magic, Step.CHALLENGE);
+    /** The side that opened the connection; {@link #start} gives its first message. {@code encrypt}: it asks for encryption. */
+    public static Handshake opener(ClusterSecret secret, String magic, boolean encrypt) {
+        return new Handshake(secret, magic, encrypt, Step.CHALLENGE);
     }
 
-    /** The side that accepted the connection: it waits for the opener's HELLO. */
-    public static Handshake acceptor(ClusterSecret secret, String magic) {
-        return new Handshake(secret, magic, Step.HELLO);
+    /** The side that accepted the connection: it waits for the opener's HELLO. {@code encrypt}: it asks for encryption. */
+    public static Handshake acceptor(ClusterSecret secret, String magic, boolean encrypt) {
+        return new Handshake(secret, magic, encrypt, Step.HELLO);
     }
 
     /** Puts the opener's HELLO in {@code out}; nothing for an acceptor. */
     public void start(ByteBuffer out) {
         if (step == Step.CHALLENGE) {
-            out.put(magic).put(ownNonce);
+            out.put(magic).put(ownEncrypt).put(ownNonce);
         }
     }
 
@@ -115,6 +120,11 @@ public final class Handshake {
         return failure;
     }
 
+    /** Whether either side asked for encryption: then the connection's frames are sealed. Known once AUTHENTICATED. */
+    public boolean encrypted() {
+        return (ownEncrypt | peerEncrypt) != 0;
+    }
+
     /** The key both sides derived for this connection alone; null before AUTHENTICATED. */
     public byte[] sessionKey() {
         return sessionKey == null ? null : sessionKey.clone();
@@ -124,8 +134,9 @@ public final class Handshake {
         if (!readMagic(in)) {
             return fail("the peer does not speak this protocol (wrong magic)");
         }
+        peerEncrypt = in.get();
         in.get(peerNonce);
-        out.put(magic).put(ownNonce);
+        out.put(magic).put(ownEncrypt).put(ownNonce);
         step = Step.PROOF;
         return Status.CONTINUE;
     }
@@ -134,18 +145,19 @@ public final class Handshake {
         if (!readMagic(in)) {
             return fail("the peer does not speak this protocol (wrong magic)");
         }
+        peerEncrypt = in.get();
         in.get(peerNonce);
-        out.put(proof(OPENER, ownNonce, peerNonce));
+        out.put(proof(OPENER, ownEncrypt, peerEncrypt, ownNonce, peerNonce));
         step = Step.VERDICT;
         return Status.CONTINUE;
     }
 
     private Status proof(ByteBuffer in, ByteBuffer out) {
-        if (!readProof(in, proof(OPENER, peerNonce, ownNonce))) {
+        if (!readProof(in, proof(OPENER, peerEncrypt, ownEncrypt, peerNonce, ownNonce))) {
             out.put(REFUSED).put((byte) REFUSAL_BYTES.length).put(REFUSAL_BYTES);
             return fail("the peer did not prove it holds the cluster secret");
         }
-        out.put(ACCEPTED).put(proof(ACCEPTOR, peerNonce, ownNonce));
+        out.put(ACCEPTED).put(proof(ACCEPTOR, peerEncrypt, ownEncrypt, peerNonce, ownNonce));
         return authenticated(peerNonce, ownNonce);
     }
 
@@ -158,7 +170,7 @@ public final class Handshake {
     }
 
     private Status acceptorProof(ByteBuffer in) {
-        if (!readProof(in, proof(ACCEPTOR, ownNonce, peerNonce))) {
+        if (!readProof(in, proof(ACCEPTOR, ownEncrypt, peerEncrypt, ownNonce, peerNonce))) {
             return fail("authentication failed: the peer did not prove it holds the cluster secret; "
                     + "start every node with the same " + ClusterSecret.ENV);
         }
@@ -177,8 +189,9 @@ public final class Handshake {
         return Status.FAILED;
     }
 
-    private byte[] proof(byte[] direction, byte[] openerNonce, byte[] acceptorNonce) {
-        return key.mac(direction, magic, openerNonce, acceptorNonce);
+    private byte[] proof(byte[] direction, byte openerEncrypt, byte acceptorEncrypt, byte[] openerNonce,
+                         byte[] acceptorNonce) {
+        return key.mac(direction, magic, new byte[] {openerEncrypt, acceptorEncrypt}, openerNonce, acceptorNonce);
     }
 
     private boolean readMagic(ByteBuffer in) {

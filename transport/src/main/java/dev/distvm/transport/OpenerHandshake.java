@@ -14,17 +14,25 @@ import java.nio.channels.SocketChannel;
 public final class OpenerHandshake {
     private OpenerHandshake() {}
 
+    /** Proves the secret on a connection whose frames are to go unsealed (for raw clients in tests and tools). */
+    public static void authenticate(SocketChannel channel, String peer, ClusterSecret secret, String magic)
+            throws IOException {
+        run(channel, peer, secret, magic, false);
+    }
+
     /**
      * Proves the secret to the peer and checks its proof.
      *
-     * @return the connection's session key
+     * @param encrypt whether this side asks for the connection's frames to be sealed
+     * @return how the connection's frames are sealed; null when neither side asked
      * @throws AuthenticationException when either side's proof fails; its message names the cause and the fix
      * @throws IOException when the connection fails or the peer does not answer in time
      */
-    public static byte[] run(SocketChannel channel, String peer, ClusterSecret secret, String magic) throws IOException {
+    static FrameCipher run(SocketChannel channel, String peer, ClusterSecret secret, String magic, boolean encrypt)
+            throws IOException {
         channel.configureBlocking(false);
         try (Selector selector = Selector.open()) {
-            PendingHandshake handshake = PendingHandshake.opening(channel, secret, magic, System.nanoTime());
+            PendingHandshake handshake = PendingHandshake.opening(channel, secret, magic, encrypt, System.nanoTime());
             SelectionKey key = channel.register(selector, SelectionKey.OP_READ);
             Handshake.Status status;
             while ((status = handshake.advance()) == Handshake.Status.CONTINUE) {
@@ -41,7 +49,7 @@ public final class OpenerHandshake {
             }
             key.cancel();
             selector.selectNow(); // deregisters the channel, so that it may block again
-            return handshake.sessionKey();
+            return handshake.cipher(true);
         } finally {
             if (channel.isOpen()) {
                 channel.configureBlocking(true);

@@ -1,6 +1,7 @@
 package dev.distvm.transport;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,12 +17,15 @@ final class OutboundConnections {
     private final ConcurrentHashMap<String, Outbound> outbound = new ConcurrentHashMap<>();
     private final int maxFrameBytes;
     private final ClusterSecret secret;
+    private final boolean encrypt;
     private final Receivers receivers;
     private final PendingRequests pending;
 
-    OutboundConnections(TransportConfig config, Receivers receivers, PendingRequests pending) {
+    /** @param encrypt whether this endpoint asks every connection it opens to be encrypted */
+    OutboundConnections(TransportConfig config, boolean encrypt, Receivers receivers, PendingRequests pending) {
         this.maxFrameBytes = config.maxFrameBytes();
         this.secret = config.secret();
+        this.encrypt = encrypt;
         this.receivers = receivers;
         this.pending = pending;
     }
@@ -73,8 +77,10 @@ final class OutboundConnections {
                 try {
                     channel.socket().connect(Endpoint.socketAddress(peer), CONNECT_TIMEOUT_MILLIS);
                     channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                    OpenerHandshake.run(channel, peer, secret, Endpoint.HANDSHAKE_MAGIC);
-                    FrameChannel frames = new FrameChannel(channel, maxFrameBytes);
+                    InetSocketAddress address = Endpoint.socketAddress(peer);
+                    FrameCipher cipher = OpenerHandshake.run(channel, peer, secret, Endpoint.HANDSHAKE_MAGIC,
+                            encrypt || !address.getAddress().isLoopbackAddress());
+                    FrameChannel frames = new FrameChannel(channel, maxFrameBytes, cipher);
                     Connection opened = new Connection(peer, frames);
                     receivers.readAnswers(opened, this::lost);
                     connection = opened;

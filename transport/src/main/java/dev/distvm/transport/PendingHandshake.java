@@ -36,15 +36,15 @@ public final class PendingHandshake {
     }
 
     /** The side that accepted {@code channel}: it waits for the opener's HELLO. */
-    public static PendingHandshake accepting(SocketChannel channel, ClusterSecret secret, String magic, long nowNanos)
-            throws IOException {
-        return new PendingHandshake(channel, Handshake.acceptor(secret, magic), nowNanos);
+    public static PendingHandshake accepting(SocketChannel channel, ClusterSecret secret, String magic, boolean encrypt,
+                                             long nowNanos) throws IOException {
+        return new PendingHandshake(channel, Handshake.acceptor(secret, magic, encrypt), nowNanos);
     }
 
     /** The side that opened {@code channel}: its HELLO goes on the first {@link #advance}. */
-    public static PendingHandshake opening(SocketChannel channel, ClusterSecret secret, String magic, long nowNanos)
-            throws IOException {
-        return new PendingHandshake(channel, Handshake.opener(secret, magic), nowNanos);
+    public static PendingHandshake opening(SocketChannel channel, ClusterSecret secret, String magic, boolean encrypt,
+                                           long nowNanos) throws IOException {
+        return new PendingHandshake(channel, Handshake.opener(secret, magic, encrypt), nowNanos);
     }
 
     public SocketChannel channel() {
@@ -96,8 +96,11 @@ public final class PendingHandshake {
         return status;
     }
 
-    /** The connection's session key, once AUTHENTICATED. */
-    public byte[] sessionKey() {
-        return handshake.sessionKey();
+    /** The sealing of the connection's frames once AUTHENTICATED; null when neither side asked for encryption. */
+    FrameCipher cipher(boolean opener) {
+        if (!handshake.encrypted()) {
+            return null;
+        }
+        return opener ? FrameCipher.forOpener(handshake.sessionKey()) : FrameCipher.forAcceptor(handshake.sessionKey());
     }
 }

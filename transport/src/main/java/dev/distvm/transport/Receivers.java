@@ -36,14 +36,16 @@ final class Receivers {
     private final Set<Connection> inbound = ConcurrentHashMap.newKeySet();
     private volatile boolean open = true;
 
-    Receivers(ServerSocketChannel listener, String address, TransportConfig config, TransportCounters counters,
+    Receivers(ServerSocketChannel listener, String address, TransportConfig config, boolean encrypt,
+              TransportCounters counters,
               InboundChecks checks, Responder responder, PendingRequests pending) throws IOException {
         this.maxFrameBytes = config.maxFrameBytes();
         this.counters = counters;
         this.checks = checks;
         this.responder = responder;
         this.pending = pending;
-        this.gatekeeper = new Gatekeeper(listener, address, config.secret(), counters, this::authenticated);
+        this.gatekeeper = new Gatekeeper(listener, address, config.secret(), encrypt, counters,
+                this::authenticated);
     }
 
     void start() {
@@ -87,9 +89,9 @@ final class Receivers {
     }
 
     /** A connection that has proved the secret gets its reader thread. */
-    private void authenticated(SocketChannel channel) {
+    private void authenticated(SocketChannel channel, FrameCipher cipher) {
         String peer = String.valueOf(channel.socket().getRemoteSocketAddress());
-        Connection connection = new Connection(peer, new FrameChannel(channel, maxFrameBytes));
+        Connection connection = new Connection(peer, new FrameChannel(channel, maxFrameBytes, cipher));
         inbound.add(connection);
         new ReaderThread(() -> readRequests(connection), "dist-transport-in " + peer).start();
     }

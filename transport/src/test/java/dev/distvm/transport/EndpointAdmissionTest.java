@@ -40,7 +40,7 @@ class EndpointAdmissionTest {
 
     @Test
     void aPeerWithAnotherSecretHearsTheChallengeAndTheFixedRefusalAndNothingElse() throws IOException {
-        Handshake guess = Handshake.opener(ClusterSecret.of("a guess"), Endpoint.HANDSHAKE_MAGIC);
+        Handshake guess = Handshake.opener(ClusterSecret.of("a guess"), Endpoint.HANDSHAKE_MAGIC, false);
         try (Socket socket = new Socket()) {
             socket.connect(socketAddress());
             socket.setSoTimeout((int) Await.LIVENESS.toMillis());

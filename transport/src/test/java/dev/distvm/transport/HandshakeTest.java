@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -23,8 +24,8 @@ class HandshakeTest {
 
     @Test
     void sidesWithTheSameSecretAuthenticateAndShareAKeyOfTheirOwn() {
-        Run first = run(Handshake.opener(SECRET, MAGIC), Handshake.acceptor(SECRET, MAGIC));
-        Run second = run(Handshake.opener(SECRET, MAGIC), Handshake.acceptor(SECRET, MAGIC));
+        Run first = run(Handshake.opener(SECRET, MAGIC, false), Handshake.acceptor(SECRET, MAGIC, false));
+        Run second = run(Handshake.opener(SECRET, MAGIC, false), Handshake.acceptor(SECRET, MAGIC, false));
 
         assertEquals(Handshake.Status.AUTHENTICATED, first.opener());
         assertEquals(Handshake.Status.AUTHENTICATED, first.acceptor());
@@ -35,7 +36,7 @@ class HandshakeTest {
 
     @Test
     void anOpenerWithAnotherSecretIsRefusedInAFixedTextAndLearnsNoProof() {
-        Run run = run(Handshake.opener(ClusterSecret.of("guess"), MAGIC), Handshake.acceptor(SECRET, MAGIC));
+        Run run = run(Handshake.opener(ClusterSecret.of("guess"), MAGIC, false), Handshake.acceptor(SECRET, MAGIC, false));
 
         assertEquals(Handshake.Status.FAILED, run.acceptor());
         assertEquals(Handshake.Status.FAILED, run.opener());
@@ -48,18 +49,44 @@ class HandshakeTest {
 
     @Test
     void anAcceptorWithAnotherSecretIsNotBelieved() {
-        Run run = run(Handshake.opener(SECRET, MAGIC), Handshake.acceptor(ClusterSecret.of("fake server"), MAGIC));
+        Run run = run(Handshake.opener(SECRET, MAGIC, false), Handshake.acceptor(ClusterSecret.of("fake server"), MAGIC, false));
 
         assertEquals(Handshake.Status.FAILED, run.opener());
         assertNull(run.openerSide().sessionKey());
     }
 
     @Test
+    void eitherSideAskingForEncryptionEncryptsTheConnection() {
+        Run openerAsks = run(Handshake.opener(SECRET, MAGIC, true), Handshake.acceptor(SECRET, MAGIC, false));
+        Run acceptorAsks = run(Handshake.opener(SECRET, MAGIC, false), Handshake.acceptor(SECRET, MAGIC, true));
+        Run neither = run(Handshake.opener(SECRET, MAGIC, false), Handshake.acceptor(SECRET, MAGIC, false));
+
+        assertTrue(openerAsks.openerSide().encrypted() && openerAsks.acceptorSide().encrypted());
+        assertTrue(acceptorAsks.openerSide().encrypted() && acceptorAsks.acceptorSide().encrypted());
+        assertFalse(neither.openerSide().encrypted() || neither.acceptorSide().encrypted());
+    }
+
+    @Test
+    void encryptionTurnedOffOnThePathFailsTheHandshake() {
+        Handshake opener = Handshake.opener(SECRET, MAGIC, true);
+        Handshake acceptor = Handshake.acceptor(SECRET, MAGIC, false);
+        ByteBuffer toAcceptor = ByteBuffer.allocate(Handshake.MAX_MESSAGE_BYTES);
+        ByteBuffer toOpener = ByteBuffer.allocate(Handshake.MAX_MESSAGE_BYTES);
+        opener.start(toAcceptor);
+        toAcceptor.put(4, (byte) 0); // a man in the middle clears the opener's request for encryption
+        acceptor.take(toAcceptor.flip(), toOpener);
+        opener.take(toOpener.flip(), toAcceptor.clear());
+
+        assertEquals(Handshake.Status.FAILED, acceptor.take(toAcceptor.flip(), toOpener.clear()),
+                "the opener's proof covers the flag it sent");
+    }
+
+    @Test
     void anOpenersRecordedMessagesReplayedToANewAcceptorAreRefused() {
-        Run recorded = run(Handshake.opener(SECRET, MAGIC), Handshake.acceptor(SECRET, MAGIC));
+        Run recorded = run(Handshake.opener(SECRET, MAGIC, false), Handshake.acceptor(SECRET, MAGIC, false));
         assertEquals(Handshake.Status.AUTHENTICATED, recorded.acceptor());
 
-        Handshake acceptor = Handshake.acceptor(SECRET, MAGIC);
+        Handshake acceptor = Handshake.acceptor(SECRET, MAGIC, false);
         ByteBuffer out = ByteBuffer.allocate(Handshake.MAX_MESSAGE_BYTES);
         Handshake.Status status = Handshake.Status.CONTINUE;
         for (byte[] message : recorded.openerMessages()) {
@@ -70,7 +97,7 @@ class HandshakeTest {
 
     @Test
     void aPeerOfAnotherProtocolFailsWithoutAnAnswer() {
-        Handshake acceptor = Handshake.acceptor(SECRET, MAGIC);
+        Handshake acceptor = Handshake.acceptor(SECRET, MAGIC, false);
         ByteBuffer out = ByteBuffer.allocate(Handshake.MAX_MESSAGE_BYTES);
         byte[] http = "GET /index.html HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 

@@ -46,7 +46,7 @@ final class RawClient implements AutoCloseable {
 
     /** Proves the secret on this connection, as a dist peer opens every connection. */
     RawClient authenticate(ClusterSecret secret) throws IOException {
-        OpenerHandshake.run(channel, "test server", secret, Endpoint.HANDSHAKE_MAGIC);
+        OpenerHandshake.authenticate(channel, "test server", secret, Endpoint.HANDSHAKE_MAGIC);
         return this;
     }
 

@@ -155,7 +155,7 @@ public final class SocketDevice implements Device {
      * from the job's coordinator), and if it dies its socket ends the wait.
      */
     private void open(SocketChannel channel, int dest) throws IOException {
-        PendingHandshake handshake = PendingHandshake.opening(channel, secret, MAGIC, System.nanoTime());
+        PendingHandshake handshake = PendingHandshake.opening(channel, secret, MAGIC, false, System.nanoTime());
         Handshake.Status status;
         while ((status = handshake.advance()) == Handshake.Status.CONTINUE) {
             if (!open) {
@@ -285,7 +285,7 @@ public final class SocketDevice implements Device {
         while ((channel = listener.accept()) != null) {
             PendingHandshake handshake;
             try {
-                handshake = PendingHandshake.accepting(channel, secret, MAGIC, System.nanoTime());
+                handshake = PendingHandshake.accepting(channel, secret, MAGIC, false, System.nanoTime());
             } catch (IOException e) {
                 channel.close(); // gone while being accepted
                 continue;

@@ -104,7 +104,7 @@ class SocketDeviceAuthenticationTest {
 
     /** Connects with a wrong secret, proves nothing, sends a frame anyway; returns what it heard after the challenge. */
     private static byte[] strangerWithAWrongSecret(InetSocketAddress rank) {
-        Handshake guess = Handshake.opener(ClusterSecret.of("a guess"), "dmp2");
+        Handshake guess = Handshake.opener(ClusterSecret.of("a guess"), "dmp2", false);
         try (Socket socket = new Socket()) {
             socket.connect(rank);
             socket.setSoTimeout(30_000);
