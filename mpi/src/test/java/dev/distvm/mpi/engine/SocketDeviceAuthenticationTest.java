@@ -18,6 +18,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -28,12 +30,15 @@ class SocketDeviceAuthenticationTest {
     private static final int MESSAGES = 200;
 
     private final List<AutoCloseable> opened = new ArrayList<>();
+    /** A thread per task: the common pool may have a single worker, and each rank's thread must run at once. */
+    private final ExecutorService threads = Executors.newCachedThreadPool();
 
     @AfterEach
     void close() throws Exception {
         for (AutoCloseable closeable : opened) {
             closeable.close();
         }
+        threads.shutdownNow();
     }
 
     @Test
@@ -41,14 +46,15 @@ class SocketDeviceAuthenticationTest {
         ServerSocketChannel[] listeners = {listener(), listener()};
         List<InetSocketAddress> addresses = addresses(listeners);
         Messenger[] ranks = {messenger(0, SECRET, listeners[0], addresses), messenger(1, SECRET, listeners[1], addresses)};
-        CompletableFuture<byte[]> stranger = CompletableFuture.supplyAsync(() -> strangerWithAWrongSecret(addresses.get(1)));
+        CompletableFuture<byte[]> stranger = CompletableFuture.supplyAsync(() -> strangerWithAWrongSecret(addresses.get(1)),
+                threads);
 
         // Both ranks open their link to the other at the same moment, and each answers only from inside MPI.
         List<CompletableFuture<List<Integer>>> received = new ArrayList<>();
         for (int rank = 0; rank < 2; rank++) {
             Messenger self = ranks[rank];
             int peer = 1 - rank;
-            received.add(CompletableFuture.supplyAsync(() -> exchange(self, peer)));
+            received.add(CompletableFuture.supplyAsync(() -> exchange(self, peer), threads));
         }
 
         List<Integer> expected = new ArrayList<>();
@@ -75,7 +81,7 @@ class SocketDeviceAuthenticationTest {
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
-        });
+        }, threads);
 
         AuthenticationException refused = assertThrows(AuthenticationException.class, () -> intruder.send(1, 0, 0, 1, bytes(7)));
         assertTrue(refused.getMessage().contains(ClusterSecret.ENV), refused.getMessage());
