@@ -12,7 +12,7 @@ import java.util.Map;
  */
 public record AgentOptions(
         Role role, int nodes, String join, String bind, Path report, Duration failureTimeout, boolean verbose,
-        long parentPid) {
+        long parentPid, boolean encrypt) {
 
     public enum Role { HOME, WORKER }
 
@@ -31,6 +31,7 @@ public record AgentOptions(
                 + " proof of its death (" + MembershipSettings.MIN_FAILURE_TIMEOUT_MILLIS + ".." + MembershipSettings.MAX_FAILURE_TIMEOUT_MILLIS + ", default "
                 + MembershipSettings.DEFAULT_FAILURE_TIMEOUT.toMillis() + ")");
         VALID.put("verbose", "true or false (default false): log the cluster's life on standard error");
+        VALID.put("encrypt", "true or false (default false): encrypt traffic on loopback too (off loopback it always is)");
         VALID.put("parent", "pid of the JVM that started this worker; the worker exits when it ends (set by dist)");
     }
 
@@ -56,6 +57,7 @@ public record AgentOptions(
         Duration failureTimeout = MembershipSettings.DEFAULT_FAILURE_TIMEOUT;
         boolean verbose = false;
         long parent = 0;
+        boolean encrypt = false;
         boolean nodesGiven = false;
         if (arguments != null && !arguments.isBlank()) {
             for (String option : arguments.split(",")) {
@@ -87,6 +89,7 @@ public record AgentOptions(
                             integer(key, value, MembershipSettings.MIN_FAILURE_TIMEOUT_MILLIS, MembershipSettings.MAX_FAILURE_TIMEOUT_MILLIS));
                     case "verbose" -> verbose = bool(key, value);
                     case "parent" -> parent = integer(key, value, 1, Integer.MAX_VALUE);
+                    case "encrypt" -> encrypt = bool(key, value);
                     default -> throw new InvalidOptionException("unknown dist agent option '" + key + "'");
                 }
             }
@@ -97,7 +100,7 @@ public record AgentOptions(
         if (role == Role.WORKER && (nodesGiven || report != null)) {
             throw new InvalidOptionException("nodes and report are options of the home, not of a worker");
         }
-        return new AgentOptions(role, nodes, join, bind, report, failureTimeout, verbose, parent);
+        return new AgentOptions(role, nodes, join, bind, report, failureTimeout, verbose, parent, encrypt);
     }
 
     private static int integer(String key, String value, int min, int max) {

@@ -65,11 +65,13 @@ public final class HomeNode {
         Coordinator coordinator = null;
         String coordinatorAddress = options.join();
         if (coordinatorAddress == null) {
-            coordinator = Coordinator.start(Endpoint.open(TransportConfig.loopback(secret)),
+            TransportConfig config = TransportConfig.loopback(secret).withEncryption(options.encrypt());
+            coordinator = Coordinator.start(Endpoint.open(config),
                     MembershipSettings.withFailureTimeout(options.failureTimeout()));
             coordinatorAddress = coordinator.address();
         }
-        Endpoint endpoint = Endpoint.open(TransportConfig.loopback(secret).withBindAddress(options.bind()));
+        Endpoint endpoint = Endpoint.open(TransportConfig.loopback(secret).withBindAddress(options.bind())
+                .withEncryption(options.encrypt()));
         ClassLoader applicationLoader = ClassLoader.getSystemClassLoader();
         ClassServer.serve(endpoint, applicationLoader);
         NodeRuntime runtime = new NodeRuntime(AgentOptions.Role.HOME, endpoint, applicationLoader, List::of);

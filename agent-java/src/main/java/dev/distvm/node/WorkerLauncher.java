@@ -27,7 +27,8 @@ final class WorkerLauncher {
         command.add("-javaagent:" + distJar + "=role=worker,join=" + coordinator
                 + ",parent=" + ProcessHandle.current().pid()
                 + ",failure-timeout=" + options.failureTimeout().toMillis()
-                + ",verbose=" + options.verbose());
+                + ",verbose=" + options.verbose()
+                + ",encrypt=" + options.encrypt());
         command.add("-cp");
         command.add(distJar.toString());
         command.add("dev.distvm.agent.WorkerMain");

@@ -32,7 +32,8 @@ public final class WorkerNode {
             throw new StartupException("a worker needs the cluster secret: set " + ClusterSecret.ENV
                     + " to the secret the coordinator was started with");
         }
-        Endpoint endpoint = Endpoint.open(TransportConfig.loopback(secret).withBindAddress(options.bind()));
+        Endpoint endpoint = Endpoint.open(TransportConfig.loopback(secret).withBindAddress(options.bind())
+                .withEncryption(options.encrypt()));
         Path cache = RunDirectory.create();
         Membership[] membership = new Membership[1];
         RemoteClassLoader loader = new RemoteClassLoader(ClassLoader.getSystemClassLoader(), endpoint,

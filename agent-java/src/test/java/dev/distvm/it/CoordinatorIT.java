@@ -1,15 +1,21 @@
 package dev.distvm.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.distvm.coordinator.proto.JoinReply;
+import dev.distvm.coordinator.proto.JoinRequest;
 import dev.distvm.coordinator.proto.MembershipType;
 import dev.distvm.coordinator.proto.NodeInfo;
 import dev.distvm.coordinator.proto.NodeState;
 import dev.distvm.coordinator.proto.NodeTable;
+import dev.distvm.coordinator.proto.Role;
 import dev.distvm.coordinator.proto.StatusRequest;
+import dev.distvm.transport.AuthenticationException;
 import dev.distvm.transport.ClusterSecret;
 import dev.distvm.transport.Endpoint;
+import dev.distvm.transport.OpenerHandshake;
 import dev.distvm.transport.TransportConfig;
 import dev.distvm.transport.TransportException;
 import dev.distvm.transport.proto.Envelope;
@@ -27,6 +33,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -155,22 +162,30 @@ class CoordinatorIT {
         Jvm worker = worker(secret.value());
         awaitState(worker.pid(), NodeState.ALIVE, Duration.ofSeconds(60));
 
-        Jvm firstHome = started(Jvm.start(Map.of(ClusterSecret.ENV, secret.value()), List.of(
-                "-javaagent:" + Jvm.DIST_JAR + "=join=" + address, "-cp", Jvm.TEST_CLASSES.toString(),
-                "itapp.InvokeEverywhere")));
+        Jvm firstHome = home("itapp.InvokeEverywhere");
         assertEquals(0, firstHome.awaitExit(Duration.ofSeconds(60)), firstHome.output());
-        assertTrue(firstHome.stdout().stream().anyMatch(line -> line.matches(
-                "  describe: pid=" + worker.pid() + " loader=dist-remote sum=385 .*")), firstHome.output());
+        assertRanOn(worker, firstHome);
         assertExited(worker, "after its home ended normally");
 
         Jvm secondWorker = worker(secret.value());
         awaitState(secondWorker.pid(), NodeState.ALIVE, Duration.ofSeconds(60));
-        Jvm killedHome = started(Jvm.start(Map.of(ClusterSecret.ENV, secret.value()), List.of(
-                "-javaagent:" + Jvm.DIST_JAR + "=join=" + address, "-cp", Jvm.TEST_CLASSES.toString(), "itapp.Sleeper")));
+        Jvm killedHome = home("itapp.Sleeper");
         killedHome.awaitLine("sleeper started", Duration.ofSeconds(60));
         killedHome.process().destroyForcibly();
         killedHome.process().waitFor();
         assertExited(secondWorker, "after its home was killed");
+    }
+
+    /** A home joined to this test's coordinator, running {@code mainClass} from the test classes. */
+    private Jvm home(String mainClass) throws IOException {
+        return started(Jvm.start(Map.of(ClusterSecret.ENV, secret.value()), List.of(
+                "-javaagent:" + Jvm.DIST_JAR + "=join=" + address, "-cp", Jvm.TEST_CLASSES.toString(), mainClass)));
+    }
+
+    /** itapp.InvokeEverywhere's home printed what RemoteWork answered on the worker, loaded from the home. */
+    private static void assertRanOn(Jvm worker, Jvm home) {
+        assertTrue(home.stdout().stream().anyMatch(line -> line.matches(
+                "  describe: pid=" + worker.pid() + " loader=dist-remote sum=385 .*")), home.output());
     }
 
     /** Workers end once their home ends, however it ends: before the failure timeout, on evidence. */
@@ -222,7 +237,8 @@ class CoordinatorIT {
     void aWrongClusterSecretIsRefusedWithAClearErrorAndTheCoordinatorKeepsServing() throws Exception {
         Jvm intruder = worker("not-the-secret");
         assertEquals(1, intruder.awaitExit(Duration.ofSeconds(60)), intruder.output());
-        intruder.awaitLine("refused to admit this node: WRONG_CLUSTER: wrong cluster secret", Duration.ofSeconds(1));
+        intruder.awaitLine("refused to admit this node: cannot connect to " + address
+                + ": authentication failed: this node does not share the cluster secret", Duration.ofSeconds(1));
         intruder.awaitLine("DIST_SECRET", Duration.ofSeconds(1));
 
         Jvm member = worker(secret.value());
@@ -230,22 +246,43 @@ class CoordinatorIT {
     }
 
     @Test
+    void nodesWithoutTheSecretAreNotAdmittedAndARunningProgramIsUnaffected() throws Exception {
+        Jvm worker = worker(secret.value());
+        awaitState(worker.pid(), NodeState.ALIVE, Duration.ofSeconds(60));
+        Jvm home = home("itapp.InvokeEverywhere");
+        Jvm intruder = worker("not-the-secret");
+        JoinRequest join = JoinRequest.newBuilder().setRole(Role.WORKER).setAddress("tcp://127.0.0.1:1").setPid(4242)
+                .build();
+        try (Endpoint stranger = Endpoint.open(TransportConfig.loopback(ClusterSecret.random()))) {
+            AuthenticationException refused = assertThrows(AuthenticationException.class, () -> stranger.call(address,
+                    MembershipType.JOIN_VALUE, join, JoinReply.parser(), Duration.ofSeconds(30)));
+            assertTrue(refused.getMessage().contains("authentication failed"), refused.getMessage());
+        }
+
+        assertEquals(1, intruder.awaitExit(Duration.ofSeconds(60)), intruder.output());
+        intruder.awaitLine("refused to admit this node: .*authentication failed", Duration.ofSeconds(1));
+        assertEquals(0, home.awaitExit(Duration.ofSeconds(120)), home.output());
+        List<String> nodes = home.stdout().stream().filter(line -> line.startsWith("node ")).toList();
+        assertEquals(2, nodes.size(), home.output());
+        assertRanOn(worker, home);
+        List<Long> admitted = status().getNodesList().stream().map(NodeInfo::getPid).toList();
+        assertEquals(Set.of(worker.pid(), home.pid()), Set.copyOf(admitted), "only the members, never the intruders");
+    }
+
+    @Test
     void malformedFramesAndWrongVersionsGetErrorRepliesOnAConnectionThatKeepsServing() throws Exception {
         try (SocketChannel raw = SocketChannel.open(new InetSocketAddress("127.0.0.1", port(address)))) {
-            raw.write(ByteBuffer.wrap("dst1".getBytes(StandardCharsets.US_ASCII)));
+            OpenerHandshake.authenticate(raw, address, secret, Endpoint.HANDSHAKE_MAGIC);
 
             writeFrame(raw, "this is not an envelope at all".getBytes(StandardCharsets.US_ASCII));
             assertError(readFrame(raw), ErrorCode.MALFORMED);
 
-            writeFrame(raw, statusRequest(99, secret.token(), 7).toByteArray());
+            writeFrame(raw, statusRequest(99, 7).toByteArray());
             Envelope versionError = readFrame(raw);
             assertError(versionError, ErrorCode.VERSION_MISMATCH);
             assertEquals(7, versionError.getCorrelation(), "the error answers the request it refuses");
 
-            writeFrame(raw, statusRequest(Endpoint.PROTOCOL_VERSION, secret.token() + 1, 8).toByteArray());
-            assertError(readFrame(raw), ErrorCode.WRONG_CLUSTER);
-
-            writeFrame(raw, statusRequest(Endpoint.PROTOCOL_VERSION, secret.token(), 9).toByteArray());
+            writeFrame(raw, statusRequest(Endpoint.PROTOCOL_VERSION, 9).toByteArray());
             Envelope reply = readFrame(raw);
             assertEquals(Kind.REPLY, reply.getKind(), reply.toString());
             assertEquals(9, reply.getCorrelation());
@@ -254,8 +291,8 @@ class CoordinatorIT {
         status(); // and other clients are still served
     }
 
-    private static Envelope statusRequest(int version, long token, long correlation) {
-        return Envelope.newBuilder().setVersion(version).setCluster(token).setCorrelation(correlation)
+    private static Envelope statusRequest(int version, long correlation) {
+        return Envelope.newBuilder().setVersion(version).setCorrelation(correlation)
                 .setType(MembershipType.STATUS_VALUE).setKind(Kind.REQUEST)
                 .setBody(StatusRequest.getDefaultInstance().toByteString()).build();
     }

@@ -110,6 +110,13 @@ final class Jvm implements AutoCloseable {
         }
     }
 
+    /** Writes one line to the process's standard input and leaves it open for more. */
+    void tell(String line) throws IOException {
+        OutputStream stdin = process.getOutputStream();
+        stdin.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        stdin.flush();
+    }
+
     long pid() {
         return process.pid();
     }

@@ -15,6 +15,7 @@ import dev.distvm.coordinator.proto.NodeTable;
 import dev.distvm.coordinator.proto.PeerPing;
 import dev.distvm.coordinator.proto.PeerPong;
 import dev.distvm.coordinator.proto.Role;
+import dev.distvm.transport.AuthenticationException;
 import dev.distvm.transport.ClusterSecret;
 import dev.distvm.transport.Endpoint;
 import dev.distvm.transport.Handler;
@@ -150,11 +151,13 @@ public final class Membership implements AutoCloseable {
             return new TransportException("no coordinator answered at " + coordinator + " within "
                     + JOIN_TIMEOUT.toSeconds() + " s; is `dist coordinator --bind " + coordinator + "` running?", failure);
         }
-        if (failure instanceof RemoteErrorException refused) {
-            String hint = refused.code() == ErrorCode.WRONG_CLUSTER
-                    ? " (set " + ClusterSecret.ENV + " to the coordinator's secret)" : "";
+        if (failure instanceof AuthenticationException refused) {
             return new TransportException("the coordinator at " + coordinator + " refused to admit this node: "
-                    + refused.getMessage() + hint, refused);
+                    + refused.getMessage() + " (set " + ClusterSecret.ENV + " to the coordinator's secret)", refused);
+        }
+        if (failure instanceof RemoteErrorException refused) {
+            return new TransportException("the coordinator at " + coordinator + " refused to admit this node: "
+                    + refused.getMessage(), refused);
         }
         if (failure instanceof TransportException) {
             return new TransportException(failure.getMessage() + "; is `dist coordinator --bind " + coordinator

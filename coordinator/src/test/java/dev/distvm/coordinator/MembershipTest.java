@@ -116,6 +116,8 @@ class MembershipTest {
             TransportException refused = assertThrows(TransportException.class, () -> cluster.join(stranger, Role.WORKER));
 
             assertTrue(refused.getMessage().contains(ClusterSecret.ENV), refused.getMessage());
+            assertTrue(refused.getMessage().contains("refused to admit this node: cannot connect to " + cluster.coordinatorAddress()
+                    + ": authentication failed"), refused.getMessage());
         }
     }
 

@@ -4,7 +4,7 @@ import dev.distvm.fuzz.DecoderContract;
 
 /** A frame's bytes as an envelope: refused or dropped with a reason when they are not one, never anything else. */
 public final class EnvelopeFuzz {
-    private static final InboundChecks CHECKS = new InboundChecks(TransportConfig.loopback(ClusterSecret.of("fuzz")));
+    private static final InboundChecks CHECKS = new InboundChecks();
 
     private EnvelopeFuzz() {}
 

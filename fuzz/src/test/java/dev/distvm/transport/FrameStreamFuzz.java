@@ -9,12 +9,15 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 
 /**
- * What a peer's connection delivers, read as a node reads it: the magic, then frames until the
- * stream ends ({@link FrameChannel}; the documented failure is an IOException). Over a real
- * loopback socket, since a frame is read as its bytes arrive.
+ * What an authenticated peer's connection delivers, read as a node reads it: frames until the
+ * stream ends ({@link FrameChannel}; the documented failure is an IOException), in clear when the
+ * input's first byte is even, sealed under a fixed session key when it is odd (then nothing but
+ * IOException may come of frames the key did not seal). Over a real loopback socket, since a frame
+ * is read as its bytes arrive.
  */
 public final class FrameStreamFuzz {
     private static final ServerSocketChannel LISTENER = listener();
+    private static final byte[] SESSION_KEY = new byte[32];
 
     private FrameStreamFuzz() {}
 
@@ -24,11 +27,11 @@ public final class FrameStreamFuzz {
                  SocketChannel accepted = LISTENER.accept()) {
                 peer.write(ByteBuffer.wrap(stream)); // a fuzz input fits the socket's buffers: this does not block
                 peer.shutdownOutput();
-                FrameChannel frames = new FrameChannel(accepted, TransportConfig.DEFAULT_MAX_FRAME_BYTES);
-                if (frames.readMagic()) {
-                    while (true) {
-                        frames.read();
-                    }
+                boolean sealed = stream.length > 0 && (stream[0] & 1) == 1;
+                FrameChannel frames = new FrameChannel(accepted, TransportConfig.DEFAULT_MAX_FRAME_BYTES,
+                        sealed ? FrameCipher.forAcceptor(SESSION_KEY) : null);
+                while (true) {
+                    frames.read();
                 }
             }
         }, IOException.class);

@@ -17,6 +17,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
@@ -26,12 +27,17 @@ import org.zeromq.ZMQ;
  * {@link Endpoint}) against the floor, a raw blocking NIO socket echo, measured in the same run
  * with rounds interleaved so that all see the same machine. Prints both and their ratio. JeroMQ's
  * own round trip (a DEALER talking straight to a ROUTER, no dist code around them) is measured
- * beside them: it is the reason the transport is not built on ZeroMQ sockets.
+ * beside them: it is the reason the transport is not built on ZeroMQ sockets. The transport is
+ * measured twice, in clear and encrypted (AES-GCM, {@code encrypt=true}), for the round trip and
+ * for bandwidth (one-way 1 MiB messages, then a request that all of them have arrived before).
  *
  * <p>usage: TransportRoundTrip [--payload BYTES] [--rounds N] [--per-round N]
  */
 public final class TransportRoundTrip {
     private static final int ECHO = 1000;
+    private static final int SINK = 1001;
+    private static final int BULK_BYTES = 1 << 20;
+    private static final int BULK_MESSAGES = 64;
 
     private TransportRoundTrip() {}
 
@@ -63,6 +69,7 @@ public final class TransportRoundTrip {
             String zmqAddress = addresses[2];
             try (SocketChannel raw = SocketChannel.open(new InetSocketAddress("127.0.0.1", rawPort));
                  Endpoint endpoint = Endpoint.open(TransportConfig.loopback(secret));
+                 Endpoint encrypting = Endpoint.open(TransportConfig.loopback(secret).withEncryption(true));
                  ZContext zmq = new ZContext(1)) {
                 ZMQ.Socket dealer = zmq.createSocket(SocketType.DEALER);
                 dealer.connect(zmqAddress);
@@ -76,12 +83,20 @@ public final class TransportRoundTrip {
                 BytesValue message = BytesValue.of(ByteString.copyFrom(new byte[payload]));
                 Runnable rawTrip = rawClient::roundTrip;
                 Runnable transportTrip = () -> endpoint.call(transportAddress, ECHO, message, BytesValue.parser());
+                Runnable encryptedTrip = () -> encrypting.call(transportAddress, ECHO, message, BytesValue.parser());
+                BytesValue bulk = BytesValue.of(ByteString.copyFrom(new byte[BULK_BYTES]));
+                Runnable plainBulk = () -> bulk(endpoint, transportAddress, bulk);
+                Runnable encryptedBulk = () -> bulk(encrypting, transportAddress, bulk);
 
                 System.out.printf("transport round trip, %d-byte payload, %d rounds of %d, JVMs on loopback (%s)%n",
                         payload, rounds, perRound, System.getProperty("java.vm.version"));
                 time(rawTrip, perRound);
                 time(transportTrip, perRound);
                 time(zmqTrip, perRound);
+                time(encryptedTrip, perRound);
+                double[] encryptedMicros = new double[rounds];
+                double[] plainBulkMbps = new double[rounds];
+                double[] encryptedBulkMbps = new double[rounds];
                 double[] rawMicros = new double[rounds];
                 double[] transportMicros = new double[rounds];
                 double[] zmqMicros = new double[rounds];
@@ -89,8 +104,19 @@ public final class TransportRoundTrip {
                     rawMicros[r] = time(rawTrip, perRound);
                     transportMicros[r] = time(transportTrip, perRound);
                     zmqMicros[r] = time(zmqTrip, perRound);
-                    System.out.printf("  round %d: raw socket %.1f us, dist transport %.1f us, jeromq %.1f us%n", r + 1,
-                            rawMicros[r], transportMicros[r], zmqMicros[r]);
+                    encryptedMicros[r] = time(encryptedTrip, perRound);
+                    System.out.printf("  round %d: raw socket %.1f us, dist transport %.1f us (encrypted %.1f us), "
+                            + "jeromq %.1f us%n", r + 1, rawMicros[r], transportMicros[r], encryptedMicros[r], zmqMicros[r]);
+                }
+                // Bandwidth after the round trips, so that its garbage does not disturb them. AES-GCM
+                // runs interpreted until the JIT compiles its intrinsics: hence a long warm-up.
+                time(plainBulk, 8);
+                time(encryptedBulk, 8);
+                for (int r = 0; r < rounds; r++) {
+                    plainBulkMbps[r] = megabytesPerSecond(time(plainBulk, 4));
+                    encryptedBulkMbps[r] = megabytesPerSecond(time(encryptedBulk, 4));
+                    System.out.printf("  round %d: bandwidth %.0f MB/s in clear, %.0f MB/s encrypted%n", r + 1,
+                            plainBulkMbps[r], encryptedBulkMbps[r]);
                 }
                 double rawMedian = median(rawMicros);
                 double transportMedian = median(transportMicros);
@@ -100,11 +126,33 @@ public final class TransportRoundTrip {
                 System.out.printf("jeromq dealer/router round trip (median): %.1f us%n", zmqMedian);
                 System.out.printf("ratio transport/raw: %.2fx (target <= 1.5x)%n", transportMedian / rawMedian);
                 System.out.printf("ratio jeromq/raw: %.2fx%n", zmqMedian / rawMedian);
+                double encryptedMedian = median(encryptedMicros);
+                double plainBandwidth = median(plainBulkMbps);
+                double encryptedBandwidth = median(encryptedBulkMbps);
+                System.out.printf("encryption, side by side (medians):%n");
+                System.out.printf("  round trip: %.1f us in clear, %.1f us encrypted: %.2fx (target <= 1.15x)%n",
+                        transportMedian, encryptedMedian, encryptedMedian / transportMedian);
+                System.out.printf("  bandwidth, %d x 1 MiB one way: %.0f MB/s in clear, %.0f MB/s encrypted: %.0f%% "
+                        + "(target >= 80%%)%n", BULK_MESSAGES, plainBandwidth, encryptedBandwidth,
+                        100 * encryptedBandwidth / plainBandwidth);
             }
         } finally {
             server.destroy();
             server.waitFor();
         }
+    }
+
+    /** Sends {@link #BULK_MESSAGES} one way, then a request: its reply comes after all of them were handled. */
+    private static void bulk(Endpoint endpoint, String peer, BytesValue message) {
+        for (int i = 0; i < BULK_MESSAGES; i++) {
+            endpoint.send(peer, SINK, message);
+        }
+        endpoint.call(peer, ECHO, BytesValue.getDefaultInstance(), BytesValue.parser());
+    }
+
+    /** The bandwidth of {@link #bulk} taking {@code micros}. */
+    private static double megabytesPerSecond(double micros) {
+        return (double) BULK_MESSAGES * BULK_BYTES / micros;
     }
 
     /** Mean microseconds per round trip over {@code count} trips. */
@@ -159,6 +207,7 @@ public final class TransportRoundTrip {
         ClusterSecret secret = ClusterSecret.fromEnvironment();
         Endpoint endpoint = Endpoint.open(TransportConfig.loopback(secret));
         endpoint.registerImmediate(ECHO, message -> message.decode(BytesValue.parser()));
+        endpoint.registerRaw(SINK, message -> CompletableFuture.completedFuture(null));
         ZContext zmq = new ZContext(1);
         ZMQ.Socket router = zmq.createSocket(SocketType.ROUTER);
         int zmqPort = router.bindToRandomPort("tcp://127.0.0.1");

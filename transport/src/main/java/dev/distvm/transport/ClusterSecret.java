@@ -1,28 +1,23 @@
 package dev.distvm.transport;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 
 /**
- * The shared secret that admits a node to a cluster. Envelopes carry only a token derived from it
- * (the first 8 bytes of its SHA-256), so the secret itself never travels.
+ * The shared secret that admits a node to a cluster. Each connection proves knowledge of it by
+ * challenge and response ({@link Handshake}): neither it nor anything derived from it travels.
  */
 public final class ClusterSecret {
     /** The environment variable through which a secret reaches the processes of a cluster. */
     public static final String ENV = "DIST_SECRET";
 
     private final String secret;
-    private final long token;
 
     private ClusterSecret(String secret) {
         if (secret.isBlank()) {
             throw new IllegalArgumentException("the cluster secret is empty; set " + ENV + " to a non-empty value");
         }
         this.secret = secret;
-        this.token = tokenOf(secret);
     }
 
     public static ClusterSecret of(String secret) {
@@ -45,25 +40,8 @@ public final class ClusterSecret {
         return secret;
     }
 
-    public long token() {
-        return token;
-    }
-
-    private static long tokenOf(String secret) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8));
-            long token = 0;
-            for (int i = 0; i < 8; i++) {
-                token = (token << 8) | (digest[i] & 0xff);
-            }
-            return token;
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by the Java platform", e);
-        }
-    }
-
     @Override
     public String toString() {
-        return "ClusterSecret[token=" + Long.toHexString(token) + "]";
+        return "ClusterSecret[hidden]";
     }
 }

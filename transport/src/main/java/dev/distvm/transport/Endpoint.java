@@ -18,8 +18,11 @@ import java.util.function.LongFunction;
  * reader thread per connection receives; nothing else stands between a message and the socket
  * (see docs/ARCHITECTURE.md, "Transport", for why this is not a ZeroMQ socket).
  *
- * <p>Incoming envelopes are checked in this order: decodable, protocol version, cluster token,
- * kind, type. The first failure is answered with an ERROR envelope and a log line; the connection
+ * <p>Every connection starts with a mutual proof of the cluster secret ({@link Handshake}); a
+ * peer that fails it is told so in a fixed text and disconnected, and nothing it sent is read as
+ * an envelope. Connections are encrypted with AES-GCM under per-connection keys ({@link FrameCipher})
+ * when either side asks: a side asks when its config says so or when it binds, or opens a connection
+ * to, an address that is not loopback. Incoming envelopes are then checked in this order: decodable, protocol version, kind, type. The first failure is answered with an ERROR envelope and a log line; the connection
  * goes on serving. A frame whose length is out of bounds is answered the same way, and then the
  * connection is closed, since the stream can no longer be trusted.
  *
@@ -27,10 +30,13 @@ import java.util.function.LongFunction;
  * they must not block (use the {@code *Async} variants to leave them).
  */
 public final class Endpoint implements AutoCloseable {
-    public static final int PROTOCOL_VERSION = 1;
+    public static final int PROTOCOL_VERSION = 2;
+    /** Opens every connection's {@link Handshake}: a stray client (HTTP, a port scanner) is recognised at once. */
+    public static final String HANDSHAKE_MAGIC = "dst2";
 
     private final TransportConfig config;
     private final String address;
+    private final boolean encrypted;
     private final TransportCounters counters = new TransportCounters();
     private final EnvelopeFrames frames;
     private final PendingRequests pending;
@@ -45,12 +51,14 @@ public final class Endpoint implements AutoCloseable {
         listener.bind(socketAddress(config.bindAddress()));
         InetSocketAddress bound = (InetSocketAddress) listener.getLocalAddress();
         this.address = "tcp://" + bound.getAddress().getHostAddress() + ":" + bound.getPort();
+        // Off loopback, traffic crosses a network: every connection is encrypted, whatever the peer asks.
+        this.encrypted = config.encrypt() || !bound.getAddress().isLoopbackAddress();
         this.frames = new EnvelopeFrames(config);
         this.pending = new PendingRequests(address);
         this.responder = new Responder(frames, counters);
-        this.receivers = new Receivers(listener, address, config.maxFrameBytes(), counters, new InboundChecks(config),
-                responder, pending);
-        this.outbound = new OutboundConnections(config.maxFrameBytes(), receivers, pending);
+        this.receivers = new Receivers(listener, address, config, encrypted, counters, new InboundChecks(), responder,
+                pending);
+        this.outbound = new OutboundConnections(config, encrypted, receivers, pending);
         receivers.start();
     }
 
@@ -84,6 +92,11 @@ public final class Endpoint implements AutoCloseable {
     /** The address peers send to, e.g. {@code tcp://127.0.0.1:40123}. */
     public String address() {
         return address;
+    }
+
+    /** Whether this endpoint asks every connection it opens or accepts to be encrypted. */
+    public boolean encrypted() {
+        return encrypted;
     }
 
     public int nodeId() {

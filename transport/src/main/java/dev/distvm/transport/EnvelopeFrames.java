@@ -8,7 +8,7 @@ import dev.distvm.transport.proto.Kind;
 import java.io.IOException;
 
 /**
- * Puts bodies in envelopes stamped with this node's protocol version, cluster token and id, and
+ * Puts bodies in envelopes stamped with this node's protocol version and id, and
  * frames them: {@code [int length][envelope]}. The envelope is written as its fields without the
  * body, then the body as field {@code body} (the last field, so the bytes are those protobuf
  * itself would write): a message body is serialized straight into the frame, and a
@@ -69,7 +69,6 @@ final class EnvelopeFrames {
     private Envelope fields(Kind kind, long correlation, int type) {
         return Envelope.newBuilder()
                 .setVersion(Endpoint.PROTOCOL_VERSION)
-                .setCluster(config.secret().token())
                 .setSender(nodeId)
                 .setCorrelation(correlation)
                 .setType(type)

@@ -4,47 +4,61 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Length-prefixed frames on a blocking socket: a 4-byte magic when the connection opens, then
- * frames of {@code [int length][length bytes]}. Writes are serialized by the caller's lock
+ * Length-prefixed frames on a blocking, authenticated socket: {@code [int length][length bytes]};
+ * on an encrypted connection the bytes are the frame sealed by its {@link FrameCipher} (the
+ * length then counts the tag too). Writes are serialized by the caller's lock
  * (so frames to one peer keep their order); reads belong to the connection's reader thread.
  */
 final class FrameChannel {
-    /** Opens every connection, so that a stray client (HTTP, a port scanner) is recognised at once. */
-    static final byte[] MAGIC = "dst1".getBytes(StandardCharsets.US_ASCII);
     private static final int INPUT_BUFFER_BYTES = 64 * 1024;
+    /** Sealed frames up to this size reuse one array, grown as needed; larger ones, rare, get their own. */
+    private static final int MAX_SEAL_BUFFER_BYTES = 4 << 20;
 
     private final SocketChannel channel;
     private final int maxFrameBytes;
+    /** Null on a connection in clear. */
+    private final FrameCipher cipher;
+    private byte[] sealBuffer = new byte[0];
     /** Bytes read from the socket and not yet taken, between position and limit. */
     private final ByteBuffer in = ByteBuffer.allocate(INPUT_BUFFER_BYTES).flip();
 
-    FrameChannel(SocketChannel channel, int maxFrameBytes) {
+    FrameChannel(SocketChannel channel, int maxFrameBytes, FrameCipher cipher) {
         this.channel = channel;
-        this.maxFrameBytes = maxFrameBytes;
+        this.maxFrameBytes = cipher == null ? maxFrameBytes : maxFrameBytes + FrameCipher.TAG_BYTES;
+        this.cipher = cipher;
     }
 
     /** Writes one frame, held in {@code length} bytes from {@code frame[offset]} with its 4-byte length prefix. */
     void write(byte[] frame, int offset, int length) throws IOException {
-        ByteBuffer buffer = ByteBuffer.wrap(frame, offset, length);
+        if (cipher == null) {
+            writeFully(ByteBuffer.wrap(frame, offset, length));
+            return;
+        }
+        int sealedLength = length - 4 + FrameCipher.TAG_BYTES;
+        byte[] sealed = sealBuffer(4 + sealedLength);
+        ByteBuffer.wrap(sealed).putInt(0, sealedLength);
+        cipher.seal(sealedLength, frame, offset + 4, length - 4, sealed, 4);
+        writeFully(ByteBuffer.wrap(sealed, 0, 4 + sealedLength));
+    }
+
+    private byte[] sealBuffer(int bytes) {
+        if (bytes <= sealBuffer.length) {
+            return sealBuffer;
+        }
+        if (bytes > MAX_SEAL_BUFFER_BYTES) {
+            return new byte[bytes];
+        }
+        sealBuffer = new byte[Math.max(bytes, Math.min(2 * sealBuffer.length, MAX_SEAL_BUFFER_BYTES))];
+        return sealBuffer;
+    }
+
+    private void writeFully(ByteBuffer buffer) throws IOException {
         while (buffer.hasRemaining()) {
             channel.write(buffer);
         }
-    }
-
-    void writeMagic() throws IOException {
-        write(MAGIC, 0, MAGIC.length);
-    }
-
-    /** Reads the peer's magic; false when the peer does not speak dist. */
-    boolean readMagic() throws IOException {
-        fill(MAGIC.length);
-        byte[] magic = new byte[MAGIC.length];
-        in.get(magic);
-        return Arrays.equals(magic, MAGIC);
     }
 
     /**
@@ -75,7 +89,7 @@ final class FrameChannel {
             }
             filled += read;
         }
-        return body;
+        return cipher == null ? body : cipher.open(length, body);
     }
 
     /** Makes at least {@code count} unread bytes available in the input buffer. */

@@ -10,17 +10,11 @@ import dev.distvm.transport.proto.Kind;
 
 /**
  * What an incoming frame must be before anything acts on it. A request or one-way message is
- * checked in this order: decodable, protocol version, cluster token, kind (its type is checked
+ * checked in this order: decodable, protocol version, kind (its type is checked
  * where the handlers are, {@link Responder}); the first failure is a {@link Refusal}, which the
- * sender hears as an ERROR. An answer from another cluster or version is dropped.
+ * sender hears as an ERROR. An answer of another version is dropped.
  */
 final class InboundChecks {
-    private final long token;
-
-    InboundChecks(TransportConfig config) {
-        this.token = config.secret().token();
-    }
-
     /** Why a request or one-way message is refused: the ERROR its sender gets. */
     static final class Refusal extends Exception {
         final long correlation;
@@ -46,10 +40,6 @@ final class InboundChecks {
             throw new Refusal(correlation, ErrorCode.VERSION_MISMATCH, "protocol version " + envelope.getVersion()
                     + " is not spoken here (this node speaks " + Endpoint.PROTOCOL_VERSION + "); run the same dist.jar on every node");
         }
-        if (envelope.getCluster() != token) {
-            throw new Refusal(correlation, ErrorCode.WRONG_CLUSTER, "wrong cluster secret from node "
-                    + envelope.getSender() + "; start every node with the same " + ClusterSecret.ENV);
-        }
         Kind kind = envelope.getKind();
         if (kind != Kind.REQUEST && kind != Kind.ONE_WAY) {
             throw new Refusal(correlation, ErrorCode.MALFORMED, kind + " sent as a request");
@@ -66,11 +56,10 @@ final class InboundChecks {
             Log.warn("dropped an undecodable answer of " + frame.length + " bytes");
             return null;
         }
-        // An error is believed whatever its token and version: it is how a peer of another
-        // cluster or version tells this node what is wrong. A reply must be of this cluster.
-        if (envelope.getKind() != Kind.ERROR
-                && (envelope.getCluster() != token || envelope.getVersion() != Endpoint.PROTOCOL_VERSION)) {
-            Log.warn("dropped an answer from another cluster or protocol version (node " + envelope.getSender() + ")");
+        // An error is believed whatever its version: it is how a peer of another version tells
+        // this node what is wrong. A reply must be of this version.
+        if (envelope.getKind() != Kind.ERROR && envelope.getVersion() != Endpoint.PROTOCOL_VERSION) {
+            Log.warn("dropped an answer of another protocol version (node " + envelope.getSender() + ")");
             return null;
         }
         return envelope;

@@ -1,6 +1,7 @@
 package dev.distvm.transport;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,11 +16,16 @@ final class OutboundConnections {
 
     private final ConcurrentHashMap<String, Outbound> outbound = new ConcurrentHashMap<>();
     private final int maxFrameBytes;
+    private final ClusterSecret secret;
+    private final boolean encrypt;
     private final Receivers receivers;
     private final PendingRequests pending;
 
-    OutboundConnections(int maxFrameBytes, Receivers receivers, PendingRequests pending) {
-        this.maxFrameBytes = maxFrameBytes;
+    /** @param encrypt whether this endpoint asks every connection it opens to be encrypted */
+    OutboundConnections(TransportConfig config, boolean encrypt, Receivers receivers, PendingRequests pending) {
+        this.maxFrameBytes = config.maxFrameBytes();
+        this.secret = config.secret();
+        this.encrypt = encrypt;
         this.receivers = receivers;
         this.pending = pending;
     }
@@ -33,6 +39,9 @@ final class OutboundConnections {
         Outbound target = outbound.computeIfAbsent(peer, Outbound::new);
         try {
             target.connection().send(frame);
+        } catch (AuthenticationException e) {
+            target.refused(e);
+            throw e;
         } catch (IOException e) {
             target.lost(e);
             throw new TransportException("cannot reach " + peer + ": " + e.getMessage(), e);
@@ -68,11 +77,16 @@ final class OutboundConnections {
                 try {
                     channel.socket().connect(Endpoint.socketAddress(peer), CONNECT_TIMEOUT_MILLIS);
                     channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                    FrameChannel frames = new FrameChannel(channel, maxFrameBytes);
-                    frames.writeMagic();
+                    InetSocketAddress address = Endpoint.socketAddress(peer);
+                    FrameCipher cipher = OpenerHandshake.run(channel, peer, secret, Endpoint.HANDSHAKE_MAGIC,
+                            encrypt || !address.getAddress().isLoopbackAddress());
+                    FrameChannel frames = new FrameChannel(channel, maxFrameBytes, cipher);
                     Connection opened = new Connection(peer, frames);
                     receivers.readAnswers(opened, this::lost);
                     connection = opened;
+                } catch (AuthenticationException e) {
+                    channel.close();
+                    throw e;
                 } catch (IOException | RuntimeException e) {
                     channel.close();
                     throw e instanceof IOException io ? io : new IOException(e.getMessage(), e);
@@ -93,6 +107,11 @@ final class OutboundConnections {
             }
             pending.failPeer(peer, (broken == null ? "cannot reach " + peer : "connection to " + peer
                     + " lost") + ": " + cause.getMessage());
+        }
+
+        /** The peer and this node do not share the secret: waiters hear exactly that. */
+        void refused(AuthenticationException failure) {
+            pending.failPeer(peer, failure);
         }
 
         synchronized void close() {

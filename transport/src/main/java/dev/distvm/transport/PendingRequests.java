@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -70,13 +71,18 @@ final class PendingRequests {
 
     /** Fails the requests waiting on one peer, so that waiters learn of a lost peer at once. */
     void failPeer(String peer, String reason) {
-        fail(p -> p.peer().equals(peer), reason);
+        fail(p -> p.peer().equals(peer), p -> new TransportException(reason));
+    }
+
+    /** Fails the requests waiting on one peer with {@code failure} itself, whose type says what to do. */
+    void failPeer(String peer, TransportException failure) {
+        fail(p -> p.peer().equals(peer), p -> failure);
     }
 
     /** Fails every request still waiting and stops the timeout scan. */
     void close(String reason) {
         timer.shutdownNow();
-        fail(p -> true, reason);
+        fail(p -> true, p -> new TransportException(reason));
     }
 
     private static ErrorReply decodeError(Envelope envelope) {
@@ -90,18 +96,17 @@ final class PendingRequests {
     private void expire() {
         if (!pending.isEmpty()) {
             long now = System.nanoTime();
-            fail(p -> now - p.deadline() > 0, null);
+            fail(p -> now - p.deadline() > 0, p -> new RequestTimeoutException("no reply from " + p.peer()
+                    + " within the timeout; the peer may be dead or overloaded"));
         }
     }
 
-    private void fail(Predicate<Pending> which, String reason) {
+    private void fail(Predicate<Pending> which, Function<Pending, TransportException> failure) {
         for (Iterator<Map.Entry<Long, Pending>> it = pending.entrySet().iterator(); it.hasNext(); ) {
             Pending p = it.next().getValue();
             if (which.test(p)) {
                 it.remove();
-                p.future().completeExceptionally(reason != null ? new TransportException(reason)
-                        : new RequestTimeoutException("no reply from " + p.peer()
-                                + " within the timeout; the peer may be dead or overloaded"));
+                p.future().completeExceptionally(failure.apply(p));
             }
         }
     }

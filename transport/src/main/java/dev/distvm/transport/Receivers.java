@@ -5,7 +5,6 @@ import dev.distvm.transport.proto.Envelope;
 import dev.distvm.transport.proto.ErrorCode;
 import java.io.EOFException;
 import java.io.IOException;
-import java.net.StandardSocketOptions;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -14,8 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * The receiving threads of an endpoint: one accepts connections, and one per connection reads it.
- * On a connection a peer opened, requests and one-way messages go through {@link InboundChecks}
+ * The receiving threads of an endpoint: the {@link Gatekeeper} accepts connections and sees them
+ * authenticated, then one thread per authenticated connection reads it. On a connection a peer opened, requests and one-way messages go through {@link InboundChecks}
  * to the {@link Responder}; on one this endpoint opened, answers go through the checks to the
  * {@link PendingRequests}.
  */
@@ -28,31 +27,29 @@ final class Receivers {
         }
     }
 
-    private final ServerSocketChannel listener;
-    private final String address;
+    private final Gatekeeper gatekeeper;
     private final int maxFrameBytes;
     private final TransportCounters counters;
     private final InboundChecks checks;
     private final Responder responder;
     private final PendingRequests pending;
     private final Set<Connection> inbound = ConcurrentHashMap.newKeySet();
-    private final Thread acceptor;
     private volatile boolean open = true;
 
-    Receivers(ServerSocketChannel listener, String address, int maxFrameBytes, TransportCounters counters,
-              InboundChecks checks, Responder responder, PendingRequests pending) {
-        this.listener = listener;
-        this.address = address;
-        this.maxFrameBytes = maxFrameBytes;
+    Receivers(ServerSocketChannel listener, String address, TransportConfig config, boolean encrypt,
+              TransportCounters counters,
+              InboundChecks checks, Responder responder, PendingRequests pending) throws IOException {
+        this.maxFrameBytes = config.maxFrameBytes();
         this.counters = counters;
         this.checks = checks;
         this.responder = responder;
         this.pending = pending;
-        this.acceptor = new ReaderThread(this::accept, "dist-transport-accept " + address);
+        this.gatekeeper = new Gatekeeper(listener, address, config.secret(), encrypt, counters,
+                this::authenticated);
     }
 
     void start() {
-        acceptor.start();
+        gatekeeper.start();
     }
 
     /** True on a reader thread, which a blocking call would stall (the answer it waits for comes on one). */
@@ -83,17 +80,7 @@ final class Receivers {
     /** Stops accepting (the port is free when this returns) and closes the connections peers opened. */
     void close() {
         open = false;
-        try {
-            listener.close();
-            // The port is released only when the thread blocked in accept() has left it.
-            if (Thread.currentThread() != acceptor) {
-                acceptor.join(1_000);
-            }
-        } catch (IOException e) {
-            // closing: nothing left to do with the socket
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        gatekeeper.close();
     }
 
     void closeInbound() {
@@ -101,33 +88,17 @@ final class Receivers {
         inbound.clear();
     }
 
-    private void accept() {
-        while (open) {
-            SocketChannel channel;
-            try {
-                channel = listener.accept();
-                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            } catch (IOException e) {
-                if (open) {
-                    Log.warn("endpoint " + address + " stopped accepting connections: " + e);
-                }
-                return;
-            }
-            String peer = String.valueOf(channel.socket().getRemoteSocketAddress());
-            Connection connection = new Connection(peer, new FrameChannel(channel, maxFrameBytes));
-            inbound.add(connection);
-            new ReaderThread(() -> readRequests(connection), "dist-transport-in " + peer).start();
-        }
+    /** A connection that has proved the secret gets its reader thread. */
+    private void authenticated(SocketChannel channel, FrameCipher cipher) {
+        String peer = String.valueOf(channel.socket().getRemoteSocketAddress());
+        Connection connection = new Connection(peer, new FrameChannel(channel, maxFrameBytes, cipher));
+        inbound.add(connection);
+        new ReaderThread(() -> readRequests(connection), "dist-transport-in " + peer).start();
     }
 
     /** Reader of a connection a peer opened: requests and one-way messages. */
     private void readRequests(Connection connection) {
         try {
-            if (!connection.frames().readMagic()) {
-                counters.rejected.increment();
-                Log.warn("closed a connection from " + connection.peer() + " that does not speak dist");
-                return;
-            }
             while (open) {
                 byte[] frame = connection.frames().read();
                 counters.received(frame.length);

@@ -6,12 +6,14 @@ import java.time.Duration;
  * How an {@link Endpoint} binds and what it accepts.
  *
  * @param bindAddress    {@code tcp://HOST:PORT}; port 0 picks a free port. Loopback unless told otherwise.
- * @param secret         the cluster secret; envelopes with another token are refused
+ * @param secret         the cluster secret every connection proves (both ways) before its first frame
  * @param maxFrameBytes  larger frames are refused on send; on receive they are answered with an
  *                       error and the connection is closed
  * @param requestTimeout how long a request waits for its reply unless the caller says otherwise
+ * @param encrypt        ask every connection to be encrypted even on loopback (off loopback it always is)
  */
-public record TransportConfig(String bindAddress, ClusterSecret secret, int maxFrameBytes, Duration requestTimeout) {
+public record TransportConfig(String bindAddress, ClusterSecret secret, int maxFrameBytes, Duration requestTimeout,
+                              boolean encrypt) {
     public static final int DEFAULT_MAX_FRAME_BYTES = 64 << 20;
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
@@ -24,11 +26,20 @@ public record TransportConfig(String bindAddress, ClusterSecret secret, int maxF
         }
     }
 
+    /** A config that encrypts only off loopback. */
+    public TransportConfig(String bindAddress, ClusterSecret secret, int maxFrameBytes, Duration requestTimeout) {
+        this(bindAddress, secret, maxFrameBytes, requestTimeout, false);
+    }
+
     public static TransportConfig loopback(ClusterSecret secret) {
         return new TransportConfig("tcp://127.0.0.1:0", secret, DEFAULT_MAX_FRAME_BYTES, DEFAULT_REQUEST_TIMEOUT);
     }
 
     public TransportConfig withBindAddress(String address) {
-        return new TransportConfig(address, secret, maxFrameBytes, requestTimeout);
+        return new TransportConfig(address, secret, maxFrameBytes, requestTimeout, encrypt);
+    }
+
+    public TransportConfig withEncryption(boolean on) {
+        return new TransportConfig(bindAddress, secret, maxFrameBytes, requestTimeout, on);
     }
 }

@@ -38,7 +38,10 @@ public final class TransportCounters {
         return bytesReceived.sum();
     }
 
-    /** Incoming envelopes refused (malformed, wrong version, wrong cluster, unknown type). */
+    /**
+     * Incoming envelopes refused (malformed, wrong version, unknown type) and connections closed
+     * before they authenticated (failed proof, timeout, over a limit).
+     */
     public long rejected() {
         return rejected.sum();
     }

@@ -9,14 +9,14 @@ import dev.distvm.transport.proto.Kind;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 
 /**
- * Speaks the wire format by hand ({@code "dst1"}, then frames of a 4-byte big-endian length and
+ * Speaks the wire format by hand (after the handshake, frames of a 4-byte big-endian length and
  * an Envelope), so that a test can send what a well-behaved Endpoint never would.
  */
 final class RawClient implements AutoCloseable {
@@ -36,17 +36,28 @@ final class RawClient implements AutoCloseable {
         return new RawClient(SocketChannel.open(Endpoint.socketAddress(endpoint.address())));
     }
 
-    /** Connects and sends the magic a dist peer opens with. */
-    static RawClient connectSpeakingDist(Endpoint endpoint) throws IOException {
-        RawClient client = connect(endpoint);
-        client.write("dst1".getBytes(StandardCharsets.US_ASCII));
-        return client;
+    /** Connects from another loopback address (any of 127.0.0.0/8), as a client on another host would. */
+    static RawClient connectFrom(String localAddress, Endpoint endpoint) throws IOException {
+        SocketChannel channel = SocketChannel.open();
+        channel.bind(new InetSocketAddress(localAddress, 0));
+        channel.connect(Endpoint.socketAddress(endpoint.address()));
+        return new RawClient(channel);
     }
 
-    static Envelope.Builder request(ClusterSecret secret, long correlation, int type, MessageLite body) {
+    /** Proves the secret on this connection, as a dist peer opens every connection. */
+    RawClient authenticate(ClusterSecret secret) throws IOException {
+        OpenerHandshake.authenticate(channel, "test server", secret, Endpoint.HANDSHAKE_MAGIC);
+        return this;
+    }
+
+    /** Connects and proves the secret, as a dist peer opens every connection. */
+    static RawClient connectAuthenticated(Endpoint endpoint, ClusterSecret secret) throws IOException {
+        return connect(endpoint).authenticate(secret);
+    }
+
+    static Envelope.Builder request(long correlation, int type, MessageLite body) {
         return Envelope.newBuilder()
                 .setVersion(Endpoint.PROTOCOL_VERSION)
-                .setCluster(secret.token())
                 .setCorrelation(correlation)
                 .setType(type)
                 .setKind(Kind.REQUEST)
@@ -94,6 +105,17 @@ final class RawClient implements AutoCloseable {
         } catch (EOFException | SocketException e) {
             // a reset also means the endpoint dropped the connection
             return true;
+        }
+    }
+
+    /** True when the endpoint closed the connection within {@code millis}. */
+    boolean closedByPeerWithin(int millis) throws IOException {
+        int usual = channel.socket().getSoTimeout();
+        channel.socket().setSoTimeout(millis);
+        try {
+            return closedByPeer();
+        } finally {
+            channel.socket().setSoTimeout(usual);
         }
     }
 

@@ -43,15 +43,13 @@ class WireProtocolTest {
     }
 
     static Stream<Arguments> rejectedFrames() {
-        Envelope valid = RawClient.request(SECRET, CORRELATION, ECHO, number(1)).build();
+        Envelope valid = RawClient.request(CORRELATION, ECHO, number(1)).build();
         // Tag 0x0F is field 1 with wire type 7, which does not exist: no protobuf parser accepts it.
         byte[] garbage = {0x0f, 0x13, 0x37, (byte) 0xff, 0x00};
         return Stream.of(
                 Arguments.of("garbage", garbage, ErrorCode.MALFORMED, 0L),
                 Arguments.of("version 99", valid.toBuilder().setVersion(99).build().toByteArray(),
                         ErrorCode.VERSION_MISMATCH, CORRELATION),
-                Arguments.of("another cluster", valid.toBuilder().setCluster(SECRET.token() + 1).build().toByteArray(),
-                        ErrorCode.WRONG_CLUSTER, CORRELATION),
                 Arguments.of("a reply sent as a request", valid.toBuilder().setKind(Kind.REPLY).build().toByteArray(),
                         ErrorCode.MALFORMED, CORRELATION),
                 Arguments.of("unknown type", valid.toBuilder().setType(UNHANDLED).build().toByteArray(),
@@ -62,7 +60,7 @@ class WireProtocolTest {
     @MethodSource("rejectedFrames")
     void rejectedFrameIsAnsweredWithItsErrorCodeAndTheConnectionStaysUsable(
             String description, byte[] frame, ErrorCode expected, long expectedCorrelation) throws IOException {
-        try (RawClient client = RawClient.connectSpeakingDist(server)) {
+        try (RawClient client = RawClient.connectAuthenticated(server, SECRET)) {
             client.writeFrame(frame);
 
             Envelope answer = client.readEnvelope();
@@ -78,7 +76,7 @@ class WireProtocolTest {
 
     @Test
     void frameAnnouncingMoreThanTheLimitIsAnsweredMalformedThenTheConnectionIsClosed() throws IOException {
-        try (RawClient client = RawClient.connectSpeakingDist(server)) {
+        try (RawClient client = RawClient.connectAuthenticated(server, SECRET)) {
             client.writeLength(MAX_FRAME_BYTES + 1);
 
             ErrorReply error = client.readError();
@@ -92,7 +90,7 @@ class WireProtocolTest {
     @Test
     void clientWithTheWrongMagicIsDisconnectedAndOthersAreStillServed() throws IOException {
         try (RawClient stranger = RawClient.connect(server)) {
-            stranger.write("HTTP".getBytes(StandardCharsets.US_ASCII));
+            stranger.write("GET /index.html HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
 
             assertTrue(stranger.closedByPeer(), "a client that does not speak dist is dropped");
         }
@@ -101,7 +99,7 @@ class WireProtocolTest {
     }
 
     private void assertServesNewConnections() throws IOException {
-        try (RawClient client = RawClient.connectSpeakingDist(server)) {
+        try (RawClient client = RawClient.connectAuthenticated(server, SECRET)) {
             assertServesAValidRequest(client);
         }
         Endpoint peer = endpoints.open(TransportConfig.loopback(SECRET));
@@ -109,7 +107,7 @@ class WireProtocolTest {
     }
 
     private static void assertServesAValidRequest(RawClient client) throws IOException {
-        client.writeFrame(RawClient.request(SECRET, CORRELATION + 1, ECHO, number(20)).build());
+        client.writeFrame(RawClient.request(CORRELATION + 1, ECHO, number(20)).build());
 
         Envelope reply = client.readEnvelope();
         assertEquals(Kind.REPLY, reply.getKind(), reply.toString());

@@ -127,7 +127,7 @@ public final class Job {
         }
         List<InetSocketAddress> addresses = addresses(membership, size);
         messenger[0] = new Messenger(rank, size,
-                inbox -> Messenger.opened(() -> new SocketDevice(rank, secret.token(), listener, addresses, inbox)));
+                inbox -> Messenger.opened(() -> new SocketDevice(rank, secret, listener, addresses, inbox)));
         return new Job(messenger[0], membership, endpoint);
     }
 

@@ -1,6 +1,11 @@
 package dev.distvm.mpi.engine;
 
 import dev.distvm.common.Log;
+import dev.distvm.transport.AuthenticationException;
+import dev.distvm.transport.ClusterSecret;
+import dev.distvm.transport.Handshake;
+import dev.distvm.transport.PendingHandshake;
+import dev.distvm.transport.UnauthenticatedLimits;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -9,8 +14,6 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -30,7 +33,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>One TCP connection per pair of ranks, opened by whichever sends first and then used both ways
  * (each message then carries the acknowledgement of the last one the other way). If both open one
  * at once, each keeps sending on the one it chose first, so its messages stay in order, and reads
- * both. A connection opens with a hello carrying the cluster token and the opener's rank. Frames:
+ * both. A connection opens with the transport's mutual proof of the cluster secret
+ * ({@link Handshake}, run on this device's selector for connections it accepts, within
+ * {@link UnauthenticatedLimits}; checked for time-outs whenever a rank receives), then the opener's
+ * rank. Frames:
  * {@code [payload length][context, source, tag, elements, flags, syncId][payload]}, written and read
  * through native buffers of the link's, so a small message is one system call each way. A payload is
  * encoded straight into the write buffer and, when a posted receive wants it, decoded straight from
@@ -38,15 +44,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * socket and a {@code byte[]}.
  */
 public final class SocketDevice implements Device {
-    private static final byte[] MAGIC = "dmp1".getBytes(StandardCharsets.US_ASCII);
-    private static final int HELLO_BYTES = 4 + 8 + 4;
+    static final String MAGIC = "dmp2";
+    static final int HELLO_BYTES = 4;
     private static final int HEAD_BYTES = 4 + MessageHeader.WIRE_BYTES;
     private static final int MAX_PAYLOAD = Integer.MAX_VALUE - 64;
     private static final int BUFFER_BYTES = 256 * 1024;
     private static final long BUSY_PEER_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
 
     private final int rank;
-    private final long token;
+    private final ClusterSecret secret;
+    private final UnauthenticatedLimits limits = new UnauthenticatedLimits();
     private final List<InetSocketAddress> ranks;
     private final Inbox inbox;
     private final Selector selector;
@@ -65,6 +72,8 @@ public final class SocketDevice implements Device {
         final ByteBuffer in = ByteBuffer.allocateDirect(BUFFER_BYTES).flip();
         /** Set when the channel joins the selector (inside progress). */
         SelectionKey key;
+        /** Until the peer that opened this link has proved the secret; null after, and on links this rank opened. */
+        PendingHandshake handshake;
         /** -1 until the hello has said who the peer is. */
         int peer;
         /** Takes the payload of the frame being read; null between frames. */
@@ -77,10 +86,10 @@ public final class SocketDevice implements Device {
         }
     }
 
-    public SocketDevice(int rank, long token, ServerSocketChannel listener, List<InetSocketAddress> ranks,
+    public SocketDevice(int rank, ClusterSecret secret, ServerSocketChannel listener, List<InetSocketAddress> ranks,
                         Inbox inbox) throws IOException {
         this.rank = rank;
-        this.token = token;
+        this.secret = secret;
         this.ranks = List.copyOf(ranks);
         this.inbox = inbox;
         this.sendingLinks = new Link[ranks.size()];
@@ -126,14 +135,55 @@ public final class SocketDevice implements Device {
         }
         SocketChannel channel = SocketChannel.open(ranks.get(dest));
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-        ByteBuffer hello = ByteBuffer.allocate(HELLO_BYTES).put(MAGIC).putLong(token).putInt(rank).flip();
-        while (hello.hasRemaining()) {
-            channel.write(hello);
-        }
         channel.configureBlocking(false);
+        try {
+            open(channel, dest);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
         Link link = new Link(channel, dest);
         register(link);
         return adopt(dest, link);
+    }
+
+    /**
+     * Proves the secret to rank {@code dest} and says who this rank is. The wait receives
+     * meanwhile, as {@link #awaitRoom} does: {@code dest} may be opening a link to this rank at
+     * the same moment, and answers only from inside MPI. It has no time limit, as a send to a rank
+     * that has not entered MPI yet has none: {@code dest} is a rank of this job (its address came
+     * from the job's coordinator), and if it dies its socket ends the wait.
+     */
+    private void open(SocketChannel channel, int dest) throws IOException {
+        PendingHandshake handshake = PendingHandshake.opening(channel, secret, MAGIC, false, System.nanoTime());
+        Handshake.Status status;
+        while ((status = handshake.advance()) == Handshake.Status.CONTINUE) {
+            if (!open) {
+                throw new IOException("the connection to MPI rank " + dest + " was closed while it authenticated");
+            }
+            receiveWhileWaiting();
+        }
+        if (status == Handshake.Status.FAILED) {
+            throw new AuthenticationException("MPI rank " + dest, handshake.failure());
+        }
+        ByteBuffer hello = ByteBuffer.allocate(HELLO_BYTES).putInt(rank).flip();
+        while (hello.hasRemaining()) {
+            if (channel.write(hello) == 0) {
+                receiveWhileWaiting();
+            }
+        }
+    }
+
+    private void receiveWhileWaiting() throws IOException {
+        if (!progressLock.tryLock()) {
+            LockSupport.parkNanos(BUSY_PEER_PAUSE_NANOS);
+            return;
+        }
+        try {
+            receive(BUSY_PEER_PAUSE_NANOS);
+        } finally {
+            progressLock.unlock();
+        }
     }
 
     /** The link this rank sends to {@code peer} on: {@code link} unless one was chosen already. */
@@ -214,11 +264,14 @@ public final class SocketDevice implements Device {
             }
             if (key.isAcceptable()) {
                 accept();
+            } else if (((Link) key.attachment()).handshake != null) {
+                authenticate((Link) key.attachment(), key);
             } else if (key.isReadable()) {
                 read((Link) key.attachment(), key);
             }
         }
         selector.selectedKeys().clear();
+        closeExpiredHandshakes();
     }
 
     private void registerNewLinks() throws IOException {
@@ -230,11 +283,61 @@ public final class SocketDevice implements Device {
     private void accept() throws IOException {
         SocketChannel channel;
         while ((channel = listener.accept()) != null) {
+            PendingHandshake handshake;
+            try {
+                handshake = PendingHandshake.accepting(channel, secret, MAGIC, false, System.nanoTime());
+            } catch (IOException e) {
+                channel.close(); // gone while being accepted
+                continue;
+            }
+            if (!limits.admit(handshake.remote())) {
+                Log.debug("MPI rank " + rank + ": closed a connection at once: too many waiting to authenticate");
+                channel.close();
+                continue;
+            }
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             channel.configureBlocking(false);
             Link link = new Link(channel, -1);
+            link.handshake = handshake;
             link.key = channel.register(selector, SelectionKey.OP_READ, link);
         }
+    }
+
+    /** Advances an accepted link's handshake; once it has authenticated, the link reads frames. */
+    private void authenticate(Link link, SelectionKey key) {
+        Handshake.Status status;
+        try {
+            status = link.handshake.advance();
+        } catch (IOException e) {
+            refuse(link, key, "a connection ended before it authenticated: " + e.getMessage());
+            return;
+        }
+        switch (status) {
+            case CONTINUE -> key.interestOps(link.handshake.wantsWrite() ? SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+            case FAILED -> refuse(link, key, "refused a connection: " + link.handshake.failure());
+            case AUTHENTICATED -> {
+                limits.release(link.handshake.remote());
+                link.handshake = null;
+                key.interestOps(SelectionKey.OP_READ);
+                read(link, key); // the opener's rank may have come with the handshake's last bytes
+            }
+        }
+    }
+
+    private void closeExpiredHandshakes() {
+        long now = System.nanoTime();
+        for (SelectionKey key : selector.keys()) {
+            if (key.attachment() instanceof Link link && link.handshake != null && link.handshake.expired(now)) {
+                refuse(link, key, "closed a connection that did not authenticate within "
+                        + UnauthenticatedLimits.TIMEOUT.toSeconds() + " s");
+            }
+        }
+    }
+
+    private void refuse(Link link, SelectionKey key, String why) {
+        limits.release(link.handshake.remote());
+        link.handshake = null;
+        close(key, why);
     }
 
     /**
@@ -312,13 +415,9 @@ public final class SocketDevice implements Device {
     }
 
     private boolean hello(Link link, SelectionKey key) {
-        ByteBuffer hello = link.in;
-        byte[] magic = new byte[MAGIC.length];
-        hello.get(magic);
-        long theirToken = hello.getLong();
-        int from = hello.getInt();
-        if (!Arrays.equals(magic, MAGIC) || theirToken != token || from < 0 || from >= ranks.size()) {
-            close(key, "refused a connection that is not from a rank of this job (wrong magic, cluster secret or rank)");
+        int from = link.in.getInt();
+        if (from < 0 || from >= ranks.size()) {
+            close(key, "refused a connection that names no rank of this job (rank " + from + ")");
             return false;
         }
         link.peer = from;

@@ -1,0 +1,64 @@
+package dev.distvm.transport;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+/** Sealed frames open only once, in order, on the connection and in the direction they were sealed for. */
+class FrameCipherTest {
+    private static final byte[] SESSION = "a session key of thirty-two byte".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] FRAME = "a frame the application sent".getBytes(StandardCharsets.US_ASCII);
+
+    private final FrameCipher opener = FrameCipher.forOpener(SESSION);
+    private final FrameCipher acceptor = FrameCipher.forAcceptor(SESSION);
+
+    @Test
+    void framesOpenInOrderInTheirDirectionAndAreNotInClearOnTheWire() throws IOException {
+        byte[] first = seal(opener, FRAME);
+        byte[] second = seal(opener, FRAME);
+
+        assertFalse(Arrays.equals(first, second), "the same frame sealed twice differs (the nonce counts)");
+        assertFalse(new String(first, StandardCharsets.ISO_8859_1).contains("application"), "no plaintext on the wire");
+        assertArrayEquals(FRAME, acceptor.open(first.length, first));
+        assertArrayEquals(FRAME, acceptor.open(second.length, second));
+        byte[] answer = seal(acceptor, FRAME);
+        assertArrayEquals(FRAME, opener.open(answer.length, answer));
+    }
+
+    @Test
+    void anAlteredFrameFailsToOpen() {
+        byte[] sealed = seal(opener, FRAME);
+        sealed[3] ^= 1;
+        assertThrows(IOException.class, () -> acceptor.open(sealed.length, sealed));
+    }
+
+    @Test
+    void aReplayedOrReorderedFrameFailsToOpen() throws IOException {
+        byte[] first = seal(opener, FRAME);
+        byte[] second = seal(opener, FRAME);
+        assertThrows(IOException.class, () -> acceptor.open(second.length, second), "out of order");
+
+        FrameCipher fresh = FrameCipher.forAcceptor(SESSION);
+        fresh.open(first.length, first);
+        assertThrows(IOException.class, () -> fresh.open(first.length, first), "replayed");
+    }
+
+    @Test
+    void aFrameFromAnotherConnectionOrReflectedBackFailsToOpen() {
+        byte[] sealed = seal(opener, FRAME);
+        FrameCipher otherConnection = FrameCipher.forAcceptor("another session key, other bytes".getBytes(StandardCharsets.US_ASCII));
+        assertThrows(IOException.class, () -> otherConnection.open(sealed.length, sealed));
+        assertThrows(IOException.class, () -> FrameCipher.forOpener(SESSION).open(sealed.length, sealed), "reflected");
+    }
+
+    private static byte[] seal(FrameCipher cipher, byte[] plain) {
+        byte[] sealed = new byte[plain.length + FrameCipher.TAG_BYTES];
+        cipher.seal(sealed.length, plain, 0, plain.length, sealed, 0);
+        return sealed;
+    }
+}
