@@ -153,9 +153,13 @@ class FailureDetectionTest {
     void aNodeTheCoordinatorNoLongerHoldsAliveLearnsItWasExpelled() throws Exception {
         try (TestCluster cluster = TestCluster.start(PATIENT)) {
             Node node = cluster.join(Role.WORKER);
-            // What a paused node finds when it resumes: its entry is no longer alive.
-            cluster.endpoint().call(cluster.coordinatorAddress(), MembershipType.LEAVE_VALUE,
-                    LeaveRequest.newBuilder().setNodeId(node.id()).build(), NodeTable.parser());
+            // What a paused node finds when it resumes: its entry is no longer alive. (A node leaves
+            // only for itself: the LEAVE goes out under its id, from another connection.)
+            try (Endpoint sameId = Endpoint.open(cluster.config())) {
+                sameId.nodeId(node.id());
+                sameId.call(cluster.coordinatorAddress(), MembershipType.LEAVE_VALUE,
+                        LeaveRequest.newBuilder().setNodeId(node.id()).build(), NodeTable.parser());
+            }
 
             String reason = node.events().awaitLost(LIVENESS);
 
