@@ -9,15 +9,21 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 
 /**
- * What an authenticated peer's connection delivers, read as a node reads it: frames until the
- * stream ends ({@link FrameChannel}; the documented failure is an IOException), in clear when the
- * input's first byte is even, sealed under a fixed session key when it is odd (then nothing but
- * IOException may come of frames the key did not seal). Over a real loopback socket, since a frame
- * is read as its bytes arrive.
+ * What an authenticated peer's connection delivers, read as a node reads it: frames, whole or in
+ * pieces, until the stream ends ({@link FrameChannel}; the documented failure is an IOException),
+ * in clear when the input's first byte is even, sealed under a fixed session key when it is odd
+ * (then nothing but IOException may come of frames the key did not seal). Over a real loopback
+ * socket, since a frame is read as its bytes arrive.
  */
 public final class FrameStreamFuzz {
     private static final ServerSocketChannel LISTENER = listener();
     private static final byte[] SESSION_KEY = new byte[32];
+    /**
+     * A piece is read into an array of its announced length (an authenticated peer's, up to
+     * {@link FrameChannel#PIECE_BYTES}); small pieces here, so that what the contract checks is that
+     * a frame of many pieces costs no more than the bytes that arrived.
+     */
+    private static final int PIECE_BYTES = 64 << 10;
 
     private FrameStreamFuzz() {}
 
@@ -29,7 +35,7 @@ public final class FrameStreamFuzz {
                 peer.shutdownOutput();
                 boolean sealed = stream.length > 0 && (stream[0] & 1) == 1;
                 FrameChannel frames = new FrameChannel(accepted, TransportConfig.DEFAULT_MAX_FRAME_BYTES,
-                        sealed ? FrameCipher.forAcceptor(SESSION_KEY) : null);
+                        sealed ? FrameCipher.forAcceptor(SESSION_KEY) : null, PIECE_BYTES);
                 while (true) {
                     frames.read();
                 }

@@ -7,14 +7,17 @@ import java.time.Duration;
  *
  * @param bindAddress    {@code tcp://HOST:PORT}; port 0 picks a free port. Loopback unless told otherwise.
  * @param secret         the cluster secret every connection proves (both ways) before its first frame
- * @param maxFrameBytes  larger frames are refused on send; on receive they are answered with an
- *                       error and the connection is closed
+ * @param maxFrameBytes  the largest message (envelope); larger ones are refused on send, and on
+ *                       receive answered with an error and the connection closed. By default as
+ *                       large as a Java array allows: frames over a piece travel in pieces
+ *                       ({@link FrameChannel}), so their size costs no more than their bytes
  * @param requestTimeout how long a request waits for its reply unless the caller says otherwise
  * @param encrypt        ask every connection to be encrypted even on loopback (off loopback it always is)
  */
 public record TransportConfig(String bindAddress, ClusterSecret secret, int maxFrameBytes, Duration requestTimeout,
                               boolean encrypt) {
-    public static final int DEFAULT_MAX_FRAME_BYTES = 64 << 20;
+    /** A message and its envelope header must fit one Java array, with room in front ({@link WireBuffer}). */
+    public static final int DEFAULT_MAX_FRAME_BYTES = WireBuffer.MAX_ARRAY_BYTES - WireBuffer.HEADER_ROOM;
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
     public TransportConfig {

@@ -29,6 +29,8 @@ import java.util.Arrays;
 public final class WireBuffer {
     /** The most an envelope's fields and the 4-byte length prefix can take in front of the body. */
     static final int HEADER_ROOM = 64;
+    /** The longest array a JVM reliably allocates (HotSpot keeps a few words of Integer.MAX_VALUE for itself). */
+    static final int MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
     private static final int INITIAL_BODY_BYTES = 256;
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
@@ -160,9 +162,13 @@ public final class WireBuffer {
         if (index < 0 || count < 0) {
             throw new IndexOutOfBoundsException("body index " + index + ", " + count + " bytes");
         }
-        int end = HEADER_ROOM + index + count;
+        long end = (long) HEADER_ROOM + index + count;
+        if (end > MAX_ARRAY_BYTES) {
+            throw new TransportException("a message of " + (end - HEADER_ROOM) + " bytes does not fit one Java array"
+                    + " (at most " + (MAX_ARRAY_BYTES - HEADER_ROOM) + " bytes)");
+        }
         if (end > array.length) {
-            array = Arrays.copyOf(array, Math.max(end, 2 * array.length - HEADER_ROOM));
+            array = Arrays.copyOf(array, (int) Math.min(MAX_ARRAY_BYTES, Math.max(end, 2L * array.length - HEADER_ROOM)));
         }
         return HEADER_ROOM + index;
     }
