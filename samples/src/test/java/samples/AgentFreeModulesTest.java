@@ -25,7 +25,12 @@ class AgentFreeModulesTest {
     private static final List<String> MODULES = List.of("samples", "perf");
     /** agent-java's packages: the agent, the node runtime, the object space, its I/O, report and exit helpers, the CLI, the rewriting pipeline. */
     private static final Pattern AGENT_PACKAGE = Pattern.compile("\\bdev\\.distvm\\.(agent|node|objectspace|io|report|exit|cli|rewriter)\\b");
-    private static final Pattern COMMENT = Pattern.compile("/\\*.*?\\*/|//[^\\n]*", Pattern.DOTALL);
+    /**
+     * Comments, and string literals: a class named in a string is the main class of a child JVM
+     * (a benchmark starting a worker from dist.jar), not code that compiles against the agent.
+     * Matched in one pass, so that "tcp://..." in a string is not taken for a comment.
+     */
+    private static final Pattern NOT_CODE = Pattern.compile("\"(?:\\\\.|[^\"\\\\\\n])*\"|/\\*.*?\\*/|//[^\\n]*", Pattern.DOTALL);
     private static final Pattern DEPENDENCY = Pattern.compile("<dependency>(.*?)</dependency>", Pattern.DOTALL);
 
     @Test
@@ -58,6 +63,8 @@ class AgentFreeModulesTest {
         assertEquals(List.of("dev.distvm.node"), agentPackages("import dev.distvm.node.ChildJvm;\nimport mpi.MPI;"));
         assertEquals(List.of("dev.distvm.cli"), agentPackages("class A { Object main = dev.distvm.cli.Main.class; }"));
         assertEquals(List.of(), agentPackages("import dev.distvm.mpi.launch.MpiRun; // not dev.distvm.agent.Agent\n/** dev.distvm.objectspace */"));
+        assertEquals(List.of(), agentPackages("List<String> command = List.of(\"-cp\", jar, \"dev.distvm.agent.WorkerMain\");"));
+        assertEquals(List.of("dev.distvm.exit"), agentPackages("String a = \"tcp://h:1\"; int s = dev.distvm.exit.Exits.NODE_LOST;"));
         assertTrue(dependsOnTheAgent("<dependency><groupId>dev.distvm</groupId><artifactId>dist-agent</artifactId></dependency>"));
         assertFalse(dependsOnTheAgent("<dependency><artifactId>dist-agent</artifactId><type>test-jar</type>"
                 + "<scope>test</scope></dependency>"));
@@ -66,7 +73,7 @@ class AgentFreeModulesTest {
     /** The agent packages that {@code source}'s code (not its comments) names, in order. */
     private static List<String> agentPackages(String source) {
         List<String> names = new ArrayList<>();
-        Matcher name = AGENT_PACKAGE.matcher(COMMENT.matcher(source).replaceAll(""));
+        Matcher name = AGENT_PACKAGE.matcher(NOT_CODE.matcher(source).replaceAll(""));
         while (name.find()) {
             names.add(name.group());
         }
