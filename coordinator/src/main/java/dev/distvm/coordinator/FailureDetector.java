@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Suspect, then confirm. Each watched node's heartbeats feed a {@link PhiAccrual}; when its phi
@@ -76,13 +77,14 @@ final class FailureDetector {
     }
 
     /** Stops watching every node not in {@code ids}. */
-    synchronized void forgetAllBut(java.util.Set<Integer> ids) {
+    synchronized void forgetAllBut(Set<Integer> ids) {
         watched.keySet().retainAll(ids);
     }
 
     /**
-     * Judges every watched node (a suspect's evidence is looked for at most once a heartbeat) at {@code nowNanos}; returns those now declared dead, which are no
-     * longer watched. Looking for evidence may take up to a second per suspect (a connection attempt).
+     * Judges every watched node at {@code nowNanos} (a suspect's evidence is looked for at most once
+     * a heartbeat); returns those now declared dead, which are no longer watched. Looking for
+     * evidence may take up to a second per suspect (a connection attempt).
      */
     List<Death> check(long nowNanos) {
         List<Watched> suspects = suspects(nowNanos);
