@@ -12,9 +12,10 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * AES-256-GCM (the JDK's {@code AES/GCM/NoPadding}) for the frames of one connection, as Spark's
  * authentication engine does: a key per direction, derived from the handshake's session key, and
- * a 96-bit nonce that counts the frames sent that way, so no nonce repeats under a key. Each frame
- * is sealed whole with its length prefix as associated data: a frame altered, cut, reordered,
- * replayed or moved from another connection fails to open. One instance per connection; sealing
+ * a 96-bit nonce that counts the sealings made that way, so no nonce repeats under a key. A frame
+ * is sealed in one or more pieces ({@link FrameChannel}), each with the frame's length as
+ * associated data: a frame altered, cut, reordered, replayed or moved from another connection
+ * fails to open. One instance per connection; sealing
  * is serialized by the connection's write lock, opening belongs to its reader.
  */
 final class FrameCipher {
@@ -42,25 +43,27 @@ final class FrameCipher {
 
     /**
      * Seals {@code length} bytes of {@code plain} from {@code offset} into {@code sealed} from
-     * {@code sealedOffset} ({@code length + TAG_BYTES} bytes); {@code prefix} is the frame's length
-     * prefix, authenticated with it.
+     * {@code sealedOffset} ({@code length + TAG_BYTES} bytes), authenticating {@code header} (the
+     * length of the frame the bytes belong to) with them.
      */
-    void seal(int prefix, byte[] plain, int offset, int length, byte[] sealed, int sealedOffset) {
+    void seal(int header, byte[] plain, int offset, int length, byte[] sealed, int sealedOffset) {
         try {
-            sending.next(prefix).doFinal(plain, offset, length, sealed, sealedOffset);
+            sending.next(header).doFinal(plain, offset, length, sealed, sealedOffset);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-GCM failed to seal a frame", e);
         }
     }
 
     /**
-     * The plaintext of a sealed frame of {@code sealed.length} bytes announced by {@code prefix}.
+     * Opens {@code sealedLength} bytes of {@code sealed} from {@code offset}, sealed by the peer
+     * with {@code header}, into {@code plain} from {@code plainOffset} ({@code sealedLength -
+     * TAG_BYTES} bytes; in place when both are the same).
      *
-     * @throws IOException when the frame was not sealed by the peer for this place in the stream
+     * @throws IOException when the bytes were not sealed by the peer for this place in the stream
      */
-    byte[] open(int prefix, byte[] sealed) throws IOException {
+    void open(int header, byte[] sealed, int offset, int sealedLength, byte[] plain, int plainOffset) throws IOException {
         try {
-            return receiving.next(prefix).doFinal(sealed);
+            receiving.next(header).doFinal(sealed, offset, sealedLength, plain, plainOffset);
         } catch (AEADBadTagException e) {
             throw new IOException("a frame failed its integrity check (altered, replayed or out of order); closing the connection");
         } catch (GeneralSecurityException e) {
@@ -74,7 +77,8 @@ final class FrameCipher {
         private final int mode;
         private final Cipher cipher;
         private final ByteBuffer nonce = ByteBuffer.allocate(12);
-        private long frames;
+        private final ByteBuffer associated = ByteBuffer.allocate(4);
+        private long sealings;
 
         Direction(byte[] key, int mode) {
             this.key = new SecretKeySpec(key, "AES");
@@ -86,11 +90,11 @@ final class FrameCipher {
             }
         }
 
-        /** The cipher, set up for the next frame, its length prefix already given as associated data. */
-        Cipher next(int prefix) throws GeneralSecurityException {
-            nonce.putLong(4, frames++);
+        /** The cipher, set up for the next sealing, its header already given as associated data. */
+        Cipher next(int header) throws GeneralSecurityException {
+            nonce.putLong(4, sealings++);
             cipher.init(mode, key, new GCMParameterSpec(TAG_BYTES * 8, nonce.array()));
-            cipher.updateAAD(ByteBuffer.allocate(4).putInt(prefix).array());
+            cipher.updateAAD(associated.putInt(0, header).array());
             return cipher;
         }
     }
