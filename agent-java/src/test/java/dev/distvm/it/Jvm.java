@@ -47,6 +47,14 @@ final class Jvm implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(java());
         command.addAll(arguments);
+        return command(environment, command);
+    }
+
+    /**
+     * Starts {@code command}, which ends in one JVM of the same pid (a script or wrapper that
+     * {@code exec}s java, such as {@code ip netns exec NS ./dist ...}), with the given extra environment.
+     */
+    static Jvm command(Map<String, String> environment, List<String> command) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().remove("DIST_SECRET");
         builder.environment().putAll(environment);
