@@ -35,7 +35,7 @@ public final class Main {
                   The cluster secret comes from DIST_SECRET; without it one is made and printed.
               status --coordinator tcp://HOST:PORT
                   print the nodes of a cluster (DIST_SECRET must hold its secret)
-              mpirun -np N [--threads] [--prefix] -- [java options] (-cp APP Main | -jar app.jar) [args]
+              mpirun -np N [--threads] [--prefix] [--bind tcp://HOST[:PORT]] -- [java options] (-cp APP Main | -jar app.jar) [args]
                   run an MPI (mpiJava 1.2) program as N ranks; `mpirun --help` for more
             """;
 

@@ -35,27 +35,34 @@ public final class TcpAddress {
         return !socket.isUnresolved() && socket.getAddress().isLoopbackAddress();
     }
 
+    /** Whether {@code address} ({@code tcp://HOST:PORT}) names every interface of this host, as 0.0.0.0 does. */
+    public static boolean isWildcard(String address) {
+        InetSocketAddress socket = Endpoint.socketAddress(address);
+        return !socket.isUnresolved() && socket.getAddress().isAnyLocalAddress();
+    }
+
     /**
-     * The address an endpoint bound at {@code bound} (asked for {@code bindAddress}) gives its peers: {@code advertise} when set
-     * (its port 0 meaning the bound port), else the bound address itself, which must then be one a
-     * peer can connect to.
+     * The address an endpoint bound at {@code bound} (asked for {@code bindAddress}) gives its
+     * peers: {@code advertise} when set (its port 0 meaning the bound port), else the bound address
+     * itself, which must then be one a peer can connect to.
      *
      * @throws TransportException when neither is an address peers can connect to
      */
     static String advertised(String bindAddress, InetSocketAddress bound, String advertise) {
         if (advertise == null) {
             if (bound.getAddress().isAnyLocalAddress()) {
-                throw new TransportException("a node bound to " + bindAddress + " listens on every interface of this host but names none that peers could connect to:"
-                        + " say which with --advertise tcp://HOST[:PORT] (agent option advertise=), or bind one"
+                throw new TransportException("a node bound to " + bindAddress + " listens on every interface of"
+                        + " this host but names none that peers could connect to: say which with --advertise tcp://HOST[:PORT] (agent option advertise=), or bind one"
                         + " address with --bind tcp://HOST");
             }
             return "tcp://" + bound.getAddress().getHostAddress() + ":" + bound.getPort();
         }
-        InetSocketAddress told = Endpoint.socketAddress(normalize("the advertised address", advertise, 0));
-        if (!told.isUnresolved() && told.getAddress().isAnyLocalAddress()) {
+        String normalized = normalize("the advertised address", advertise, 0);
+        if (isWildcard(normalized)) {
             throw new TransportException("the advertised address " + advertise + " is a wildcard, not one peers can"
                     + " connect to: advertise this host's address on the cluster's network");
         }
+        InetSocketAddress told = Endpoint.socketAddress(normalized);
         return "tcp://" + told.getHostString() + ":" + (told.getPort() == 0 ? bound.getPort() : told.getPort());
     }
 }
