@@ -9,8 +9,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,8 +37,12 @@ class MultiHostIT {
     private static final List<String> PI = List.of("samples.pi.Pi", "4", "2000000");
     private static final Duration START = Duration.ofSeconds(90);
 
+    private static final Pattern ALIVE_WORKER = Pattern.compile("(?m)^\\d+\\s+worker\\s+alive\\s+(\\d+)\\s");
+
     private final ClusterSecret secret = ClusterSecret.random();
     private final List<Jvm> processes = new ArrayList<>();
+    /** The pids of the two workers every test starts with. */
+    private final Set<Long> workers = new HashSet<>();
     private NetworkNamespaces hosts;
     private String coordinator;
 
@@ -44,11 +55,12 @@ class MultiHostIT {
         coordinator = "tcp://" + hosts.address(0) + ":7000";
         dist(0, secret.value(), "coordinator", "--bind", coordinator)
                 .awaitLine("coordinator listening at " + coordinator, START);
-        List<Jvm> workers = new ArrayList<>();
+        List<Jvm> started = new ArrayList<>();
         for (int host = 1; host <= 2; host++) {
-            workers.add(dist(host, secret.value(), "worker", "--join", coordinator, "--bind", "tcp://" + hosts.address(host)));
+            started.add(dist(host, secret.value(), "worker", "--join", coordinator, "--bind", "tcp://" + hosts.address(host)));
         }
-        awaitAlive(workers);
+        workers.addAll(started.stream().map(Jvm::pid).toList());
+        awaitAlive(started, () -> workers);
     }
 
     @AfterEach
@@ -78,7 +90,30 @@ class MultiHostIT {
         assertRunsLikeAPlainJvmOnBothWorkers();
     }
 
+    @Test
+    void aWorkerThatKeepsServingServesTheNextRunAfterTheOthersHaveEnded() throws Exception {
+        Jvm keeps = dist(2, secret.value(), "worker", "--join", coordinator, "--bind", "tcp://" + hosts.address(2),
+                "--keep-serving");
+        awaitAlive(List.of(keeps), () -> {
+            Set<Long> all = new HashSet<>(workers);
+            all.addAll(currentWorkerOf(keeps));
+            return all;
+        });
+        Set<Long> first = currentWorkerOf(keeps);
+        assertRunsLikeAPlainJvmWithThreadsOnEveryNode(4);
+
+        keeps.awaitLine("a fresh worker joins for the next", START);
+        awaitAlive(List.of(keeps), () -> currentWorkerOf(keeps));
+        assertTrue(Collections.disjoint(first, currentWorkerOf(keeps)), "a fresh JVM serves the next run");
+        assertRunsLikeAPlainJvmWithThreadsOnEveryNode(2);
+    }
+
     private void assertRunsLikeAPlainJvmOnBothWorkers() throws Exception {
+        assertRunsLikeAPlainJvmWithThreadsOnEveryNode(3);
+    }
+
+    /** Pi from host 0 prints what a plain JVM prints, with threads on each of the {@code nodes} (home included). */
+    private void assertRunsLikeAPlainJvmWithThreadsOnEveryNode(int nodes) throws Exception {
         List<String> plainArguments = new ArrayList<>(List.of("-cp", SAMPLES.toString()));
         plainArguments.addAll(PI);
         List<String> expected;
@@ -93,7 +128,7 @@ class MultiHostIT {
         Jvm home = dist(0, secret.value(), run.toArray(String[]::new));
         assertEquals(0, home.awaitExit(Duration.ofSeconds(180)), home.output());
         assertEquals(expected, home.stdout(), home.output());
-        RunReports.assertThreadsRanOnEveryNode(Files.readString(report), 3);
+        RunReports.assertThreadsRanOnEveryNode(Files.readString(report), nodes);
     }
 
     /** {@code ./dist ARGS} on host {@code host}, on this JDK and this build (never rebuilding it). */
@@ -106,21 +141,30 @@ class MultiHostIT {
         return started;
     }
 
-    /** Waits until `./dist status` on the coordinator's host lists the workers alive; fails at once if one exits. */
-    private void awaitAlive(List<Jvm> workers) throws Exception {
+    /**
+     * Waits until `./dist status` on the coordinator's host lists exactly the workers of {@code pids}
+     * alive (by pid: a worker that has just exited may still be listed alive for a moment); fails at
+     * once if one of {@code processes} exits.
+     */
+    private void awaitAlive(List<Jvm> processes, Supplier<Set<Long>> pids) throws Exception {
         long deadline = System.nanoTime() + START.toNanos();
         String table = "";
         while (System.nanoTime() < deadline) {
-            for (Jvm worker : workers) {
-                if (!worker.process().isAlive()) {
-                    throw new AssertionError("worker " + worker.pid() + " exited with status " + worker.process().exitValue()
-                            + " instead of joining\n" + worker.output());
+            for (Jvm process : processes) {
+                if (!process.process().isAlive()) {
+                    throw new AssertionError("worker " + process.pid() + " exited with status " + process.process().exitValue()
+                            + " instead of joining\n" + process.output());
                 }
             }
             Jvm status = dist(0, secret.value(), "status", "--coordinator", coordinator);
             if (status.awaitExit(Duration.ofSeconds(60)) == 0) {
                 table = String.join("\n", status.stdout());
-                if (table.lines().filter(line -> line.matches("\\d+\\s+worker\\s+alive\\s.*")).count() == workers.size()) {
+                Set<Long> alive = new HashSet<>();
+                Matcher worker = ALIVE_WORKER.matcher(table);
+                while (worker.find()) {
+                    alive.add(Long.parseLong(worker.group(1)));
+                }
+                if (alive.equals(pids.get())) {
                     return;
                 }
             }
@@ -128,6 +172,17 @@ class MultiHostIT {
         }
         StringBuilder outputs = new StringBuilder();
         processes.forEach(p -> outputs.append(p.output()));
-        throw new AssertionError(workers.size() + " workers not alive within " + START + "; last status:\n" + table + "\n" + outputs);
+        throw new AssertionError("workers " + pids.get() + " not alive within " + START + "; last status:\n" + table + "\n"
+                + outputs);
+    }
+
+    /**
+     * The pid of the worker JVM that a `./dist worker --keep-serving` script runs now; between two
+     * JVMs, a pid that no table lists, so that waiting for it goes on.
+     */
+    private static Set<Long> currentWorkerOf(Jvm keepServing) {
+        Set<Long> current = keepServing.process().children().filter(ProcessHandle::isAlive).map(ProcessHandle::pid)
+                .collect(Collectors.toSet());
+        return current.isEmpty() ? Set.of(-1L) : current;
     }
 }
