@@ -83,6 +83,18 @@ final class Jvm implements AutoCloseable {
         return start(Map.of(), arguments);
     }
 
+    /** What {@code java -cp CLASSPATH MAIN ARGS} prints on a plain JVM, which must exit 0 within a minute. */
+    static List<String> plainStdout(String classPath, List<String> mainAndArgs) throws IOException, InterruptedException {
+        List<String> arguments = new ArrayList<>(List.of("-cp", classPath));
+        arguments.addAll(mainAndArgs);
+        try (Jvm plain = start(Map.of(), arguments)) {
+            if (plain.awaitExit(Duration.ofSeconds(60)) != 0) {
+                throw new AssertionError("the plain JVM failed\n" + plain.output());
+            }
+            return plain.stdout();
+        }
+    }
+
     private void pump(InputStream stream, List<String> lines, String name) {
         Thread pump = new Thread(() -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {

@@ -114,13 +114,7 @@ class MultiHostIT {
 
     /** Pi from host 0 prints what a plain JVM prints, with threads on each of the {@code nodes} (home included). */
     private void assertRunsLikeAPlainJvmWithThreadsOnEveryNode(int nodes) throws Exception {
-        List<String> plainArguments = new ArrayList<>(List.of("-cp", SAMPLES.toString()));
-        plainArguments.addAll(PI);
-        List<String> expected;
-        try (Jvm plain = Jvm.start(Map.of(), plainArguments)) {
-            assertEquals(0, plain.awaitExit(Duration.ofSeconds(60)), plain.output());
-            expected = plain.stdout();
-        }
+        List<String> expected = Jvm.plainStdout(SAMPLES.toString(), PI);
         Path report = temp.resolve("run.json");
         List<String> run = new ArrayList<>(List.of("run", "--join", coordinator, "--bind", "tcp://" + hosts.address(0),
                 "--report", report.toString(), "--", "-cp", SAMPLES.toString()));
