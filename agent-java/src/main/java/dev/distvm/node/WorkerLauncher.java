@@ -49,7 +49,7 @@ final class WorkerLauncher {
      * Local workers listen on loopback, unless their coordinator is not on it: nodes on other hosts
      * must then reach them too, at the home's host (each on a free port of its own).
      */
-    private static String addressOptions(String coordinator, AgentOptions options) {
+    static String addressOptions(String coordinator, AgentOptions options) {
         if (TcpAddress.isLoopback(coordinator)) {
             return "";
         }
