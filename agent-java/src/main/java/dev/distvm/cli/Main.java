@@ -9,6 +9,7 @@ import dev.distvm.coordinator.proto.StatusRequest;
 import dev.distvm.mpi.launch.MpiRun;
 import dev.distvm.transport.ClusterSecret;
 import dev.distvm.transport.Endpoint;
+import dev.distvm.transport.TcpAddress;
 import dev.distvm.transport.TransportConfig;
 import dev.distvm.transport.TransportException;
 import java.time.Duration;
@@ -25,14 +26,16 @@ import java.util.concurrent.CountDownLatch;
 public final class Main {
     private static final String USAGE = """
             usage: java -jar dist.jar COMMAND [options]   (normally through ./dist)
-              coordinator --bind tcp://HOST:PORT [--failure-timeout MS]
+              coordinator --bind tcp://HOST:PORT [--advertise tcp://HOST[:PORT]] [--failure-timeout MS]
                   run a coordinator: node table, heartbeats, failure detection, load reports.
+                  Nodes on other hosts need an address of this host's network, not 127.0.0.1;
+                  binding 0.0.0.0 needs --advertise, the address they reach it at (no port: the bound one).
                   A suspect is declared dead when its death is certain or after MS of silence
                   (default 30000). Restarted at the same address, it takes its members back.
                   The cluster secret comes from DIST_SECRET; without it one is made and printed.
               status --coordinator tcp://HOST:PORT
                   print the nodes of a cluster (DIST_SECRET must hold its secret)
-              mpirun -np N [--threads] [--prefix] -- [java options] (-cp APP Main | -jar app.jar) [args]
+              mpirun -np N [--threads] [--prefix] [--bind tcp://HOST[:PORT]] -- [java options] (-cp APP Main | -jar app.jar) [args]
                   run an MPI (mpiJava 1.2) program as N ranks; `mpirun --help` for more
             """;
 
@@ -46,7 +49,7 @@ public final class Main {
         List<String> rest = new ArrayList<>(Arrays.asList(args).subList(1, args.length));
         try {
             switch (args[0]) {
-                case "coordinator" -> coordinator(new Options(rest, "coordinator", "--bind", "--failure-timeout"));
+                case "coordinator" -> coordinator(new Options(rest, "coordinator", "--bind", "--advertise", "--failure-timeout"));
                 case "status" -> status(new Options(rest, "status", "--coordinator"));
                 case "mpirun" -> System.exit(MpiRun.run(rest.toArray(String[]::new), System.out, System.err));
                 default -> throw new UsageException("unknown command '" + args[0] + "'");
@@ -62,7 +65,9 @@ public final class Main {
     }
 
     private static void coordinator(Options options) throws InterruptedException {
-        String bind = options.required("--bind");
+        String bind = TcpAddress.normalize("--bind", options.required("--bind"), 0);
+        String advertise = options.has("--advertise")
+                ? TcpAddress.normalize("--advertise", options.required("--advertise"), 0) : null;
         MembershipSettings settings = options.has("--failure-timeout")
                 ? MembershipSettings.withFailureTimeout(Duration.ofMillis(options.integer("--failure-timeout",
                         MembershipSettings.MIN_FAILURE_TIMEOUT_MILLIS, MembershipSettings.MAX_FAILURE_TIMEOUT_MILLIS)))
@@ -73,7 +78,8 @@ public final class Main {
             System.out.println("cluster secret: " + secret.value());
             System.out.println("(give it to every node and to `dist status` as " + ClusterSecret.ENV + ")");
         }
-        Coordinator coordinator = Coordinator.start(Endpoint.open(TransportConfig.loopback(secret).withBindAddress(bind)),
+        Coordinator coordinator = Coordinator.start(Endpoint.open(TransportConfig.loopback(secret).withBindAddress(bind)
+                .withAdvertisedAddress(advertise)),
                 settings);
         System.out.println("coordinator listening at " + coordinator.address() + " (failure timeout "
                 + settings.failureTimeout().toMillis() + " ms)");

@@ -1,6 +1,7 @@
 package dev.distvm.node;
 
 import dev.distvm.coordinator.MembershipSettings;
+import dev.distvm.transport.TcpAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -11,8 +12,8 @@ import java.util.Map;
  * option is reported with the list of valid ones.
  */
 public record AgentOptions(
-        Role role, int nodes, String join, String bind, Path report, Duration failureTimeout, boolean verbose,
-        long parentPid, boolean encrypt) {
+        Role role, int nodes, String join, String bind, String advertise, Path report, Duration failureTimeout,
+        boolean verbose, long parentPid, boolean encrypt) {
 
     public enum Role { HOME, WORKER }
 
@@ -25,7 +26,10 @@ public record AgentOptions(
         VALID.put("role", "home (default: runs main) or worker (serves the cluster, no main)");
         VALID.put("nodes", "number of nodes of a local cluster, home included (1.." + MAX_LOCAL_NODES + ", default 1)");
         VALID.put("join", "tcp://HOST:PORT of a running coordinator (default for a home: start one embedded)");
-        VALID.put("bind", "tcp://HOST:PORT this node listens on (default tcp://127.0.0.1:0, a free loopback port)");
+        VALID.put("bind", "tcp://HOST[:PORT] this node listens on (default tcp://127.0.0.1:0, a free loopback port;"
+                + " port 0 or none: a free one)");
+        VALID.put("advertise", "tcp://HOST[:PORT] peers are told to reach this node at, where it is not the bind"
+                + " address (needed with bind=tcp://0.0.0.0; no port: the bound one)");
         VALID.put("report", "FILE to write the run report to, as JSON, when the home ends");
         VALID.put("failure-timeout", "milliseconds a suspected node may stay silent before it is declared dead without"
                 + " proof of its death (" + MembershipSettings.MIN_FAILURE_TIMEOUT_MILLIS + ".." + MembershipSettings.MAX_FAILURE_TIMEOUT_MILLIS + ", default "
@@ -53,6 +57,7 @@ public record AgentOptions(
         int nodes = 1;
         String join = null;
         String bind = "tcp://127.0.0.1:0";
+        String advertise = null;
         Path report = null;
         Duration failureTimeout = MembershipSettings.DEFAULT_FAILURE_TIMEOUT;
         boolean verbose = false;
@@ -78,7 +83,8 @@ public record AgentOptions(
                         nodesGiven = true;
                     }
                     case "join" -> join = address(key, value);
-                    case "bind" -> bind = address(key, value);
+                    case "bind" -> bind = portOptional(key, value);
+                    case "advertise" -> advertise = portOptional(key, value);
                     case "report" -> {
                         if (value.isEmpty()) {
                             throw new InvalidOptionException("report needs a file name");
@@ -100,7 +106,7 @@ public record AgentOptions(
         if (role == Role.WORKER && (nodesGiven || report != null)) {
             throw new InvalidOptionException("nodes and report are options of the home, not of a worker");
         }
-        return new AgentOptions(role, nodes, join, bind, report, failureTimeout, verbose, parent, encrypt);
+        return new AgentOptions(role, nodes, join, bind, advertise, report, failureTimeout, verbose, parent, encrypt);
     }
 
     private static int integer(String key, String value, int min, int max) {
@@ -128,5 +134,14 @@ public record AgentOptions(
             throw new InvalidOptionException(key + " must look like tcp://HOST:PORT, got '" + value + "'");
         }
         return value;
+    }
+
+    /** An address whose port may be left out: 0, a free one for bind, the bound one for advertise. */
+    private static String portOptional(String key, String value) {
+        try {
+            return TcpAddress.normalize(key, value, 0);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidOptionException(e.getMessage());
+        }
     }
 }

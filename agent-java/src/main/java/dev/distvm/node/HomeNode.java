@@ -71,7 +71,7 @@ public final class HomeNode {
             coordinatorAddress = coordinator.address();
         }
         Endpoint endpoint = Endpoint.open(TransportConfig.loopback(secret).withBindAddress(options.bind())
-                .withEncryption(options.encrypt()));
+                .withAdvertisedAddress(options.advertise()).withEncryption(options.encrypt()));
         ClassLoader applicationLoader = ClassLoader.getSystemClassLoader();
         ClassServer.serve(endpoint, applicationLoader);
         NodeRuntime runtime = new NodeRuntime(AgentOptions.Role.HOME, endpoint, applicationLoader, List::of);

@@ -2,6 +2,7 @@ package dev.distvm.node;
 
 import dev.distvm.common.ChildJvm;
 import dev.distvm.transport.ClusterSecret;
+import dev.distvm.transport.TcpAddress;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -28,7 +29,8 @@ final class WorkerLauncher {
                 + ",parent=" + ProcessHandle.current().pid()
                 + ",failure-timeout=" + options.failureTimeout().toMillis()
                 + ",verbose=" + options.verbose()
-                + ",encrypt=" + options.encrypt());
+                + ",encrypt=" + options.encrypt()
+                + addressOptions(coordinator, options));
         command.add("-cp");
         command.add(distJar.toString());
         command.add("dev.distvm.agent.WorkerMain");
@@ -41,6 +43,22 @@ final class WorkerLauncher {
             workers.add(worker);
         }
         return workers;
+    }
+
+    /**
+     * Local workers listen on loopback, unless their coordinator is not on it: nodes on other hosts
+     * must then reach them too, at the home's host (each on a free port of its own).
+     */
+    static String addressOptions(String coordinator, AgentOptions options) {
+        if (TcpAddress.isLoopback(coordinator)) {
+            return "";
+        }
+        return ",bind=" + withoutPort(options.bind())
+                + (options.advertise() == null ? "" : ",advertise=" + withoutPort(options.advertise()));
+    }
+
+    private static String withoutPort(String address) {
+        return address.substring(0, address.lastIndexOf(':'));
     }
 
     /** The native agent this JVM was started with, else the one beside dist.jar, if any. */

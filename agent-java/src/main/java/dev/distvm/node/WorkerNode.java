@@ -33,7 +33,7 @@ public final class WorkerNode {
                     + " to the secret the coordinator was started with");
         }
         Endpoint endpoint = Endpoint.open(TransportConfig.loopback(secret).withBindAddress(options.bind())
-                .withEncryption(options.encrypt()));
+                .withAdvertisedAddress(options.advertise()).withEncryption(options.encrypt()));
         Path cache = RunDirectory.create();
         Membership[] membership = new Membership[1];
         RemoteClassLoader loader = new RemoteClassLoader(ClassLoader.getSystemClassLoader(), endpoint,

@@ -47,6 +47,14 @@ final class Jvm implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(java());
         command.addAll(arguments);
+        return command(environment, command);
+    }
+
+    /**
+     * Starts {@code command}, which ends in one JVM of the same pid (a script or wrapper that
+     * {@code exec}s java, such as {@code ip netns exec NS ./dist ...}), with the given extra environment.
+     */
+    static Jvm command(Map<String, String> environment, List<String> command) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().remove("DIST_SECRET");
         builder.environment().putAll(environment);
@@ -73,6 +81,18 @@ final class Jvm implements AutoCloseable {
         arguments.addAll(List.of("-cp", classPath, mainClass));
         arguments.addAll(List.of(args));
         return start(Map.of(), arguments);
+    }
+
+    /** What {@code java -cp CLASSPATH MAIN ARGS} prints on a plain JVM, which must exit 0 within a minute. */
+    static List<String> plainStdout(String classPath, List<String> mainAndArgs) throws IOException, InterruptedException {
+        List<String> arguments = new ArrayList<>(List.of("-cp", classPath));
+        arguments.addAll(mainAndArgs);
+        try (Jvm plain = start(Map.of(), arguments)) {
+            if (plain.awaitExit(Duration.ofSeconds(60)) != 0) {
+                throw new AssertionError("the plain JVM failed\n" + plain.output());
+            }
+            return plain.stdout();
+        }
     }
 
     private void pump(InputStream stream, List<String> lines, String name) {

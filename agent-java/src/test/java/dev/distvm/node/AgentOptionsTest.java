@@ -37,6 +37,24 @@ class AgentOptionsTest {
     }
 
     @Test
+    void bindAndAdvertiseTakeAnAddressWhosePortMayBeLeftOut() {
+        AgentOptions options = AgentOptions.parse("role=worker,join=tcp://10.0.0.1:7000,bind=tcp://0.0.0.0,"
+                + "advertise=tcp://10.0.0.2");
+        assertEquals("tcp://0.0.0.0:0", options.bind());
+        assertEquals("tcp://10.0.0.2:0", options.advertise());
+        assertEquals("tcp://10.0.0.2:7001", AgentOptions.parse("advertise=tcp://10.0.0.2:7001").advertise());
+        assertNull(AgentOptions.parse("bind=tcp://10.0.0.2:7001").advertise());
+    }
+
+    @Test
+    void badBindAndAdvertiseAddressesAreRefusedNamingTheForm() {
+        assertMessage("bind=10.0.0.2:7000", "bind must look like tcp://HOST[:PORT] with a port up to 65535, got '10.0.0.2:7000'");
+        assertMessage("bind=tcp://10.0.0.2:70000", "bind must look like tcp://HOST[:PORT] with a port up to 65535");
+        assertMessage("advertise=tcp://", "advertise must look like tcp://HOST[:PORT]");
+        assertMessage("advertise=tcp://host:port", "advertise must look like tcp://HOST[:PORT]");
+    }
+
+    @Test
     void anUnknownKeyIsNamedAndTheValidOnesListed() {
         var e = assertThrows(AgentOptions.InvalidOptionException.class, () -> AgentOptions.parse("nodes=2,colour=red"));
         assertTrue(e.getMessage().startsWith("unknown dist agent option 'colour'"), e.getMessage());

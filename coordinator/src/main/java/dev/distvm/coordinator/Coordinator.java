@@ -17,6 +17,7 @@ import dev.distvm.coordinator.proto.StatusRequest;
 import dev.distvm.transport.Endpoint;
 import dev.distvm.transport.Handler;
 import dev.distvm.transport.Inbound;
+import dev.distvm.transport.TcpAddress;
 import dev.distvm.transport.TransportException;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -67,6 +68,13 @@ public final class Coordinator implements AutoCloseable {
         if (!request.getAddress().matches("tcp://\\S+:\\d{1,5}") || request.getPid() <= 0) {
             throw new Handler.RefusedException("a join must say where the node listens (tcp://HOST:PORT) and its pid;"
                     + " this one says '" + request.getAddress() + "', pid " + request.getPid());
+        }
+        // Reached here on loopback (a coordinator bound to 0.0.0.0), such a node passed its own check in Membership.join.
+        if (TcpAddress.isLoopback(request.getAddress()) && !TcpAddress.isLoopback(endpoint.address())) {
+            throw new Handler.RefusedException("the node would tell the cluster to reach it at " + request.getAddress()
+                    + ", on loopback, but the cluster's coordinator is at " + endpoint.address() + ", off loopback:"
+                    + " nodes on other hosts could not reach it. Start it with --bind tcp://ADDRESS, ADDRESS being"
+                    + " its host's address on the cluster's network (agent option bind=)");
         }
         if (request.getRole() == Role.HOME) {
             Optional<NodeInfo> home = table.aliveHome();

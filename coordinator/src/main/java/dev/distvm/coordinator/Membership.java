@@ -22,6 +22,7 @@ import dev.distvm.transport.Handler;
 import dev.distvm.transport.Inbound;
 import dev.distvm.transport.RemoteErrorException;
 import dev.distvm.transport.RequestTimeoutException;
+import dev.distvm.transport.TcpAddress;
 import dev.distvm.transport.TransportException;
 import dev.distvm.transport.proto.ErrorCode;
 import java.time.Duration;
@@ -115,6 +116,13 @@ public final class Membership implements AutoCloseable {
     /** Joins with labels that every member will see in this node's {@link NodeInfo}. */
     public static Membership join(Endpoint endpoint, String coordinator, Role role, Map<String, String> labels,
                                   Listener listener) {
+        // Caught here, the mistake names its fix; caught by a peer, it is a later "cannot reach tcp://127.0.0.1".
+        if (TcpAddress.isLoopback(endpoint.address()) && !TcpAddress.isLoopback(coordinator)) {
+            throw new TransportException("this node listens on " + endpoint.address() + ", on loopback, but joins the"
+                    + " coordinator at " + coordinator + ", which is not: nodes on other hosts could not reach it."
+                    + " Start it with --bind tcp://ADDRESS, ADDRESS being this host's address on the cluster's"
+                    + " network (agent option bind=), or with --bind tcp://0.0.0.0 --advertise tcp://ADDRESS");
+        }
         JoinRequest request = JoinRequest.newBuilder()
                 .setRole(role)
                 .putAllLabels(labels)

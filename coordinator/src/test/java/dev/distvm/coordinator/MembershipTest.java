@@ -122,6 +122,39 @@ class MembershipTest {
     }
 
     @Test
+    void aNodeOnLoopbackJoiningACoordinatorOffLoopbackFailsNamingBindBeforeItTellsPeersALoopbackAddress()
+            throws Exception {
+        try (TestCluster cluster = TestCluster.start(PATIENT)) {
+            // TEST-NET-1 (RFC 5737): nothing answers there, and the refusal must come before any attempt.
+            String offLoopback = "tcp://192.0.2.1:7000";
+
+            TransportException refused = assertThrows(TransportException.class,
+                    () -> Membership.join(cluster.endpoint(), offLoopback, Role.WORKER, new RecordingListener()));
+
+            assertTrue(refused.getMessage().contains("on loopback, but joins the coordinator at " + offLoopback),
+                    refused.getMessage());
+            assertTrue(refused.getMessage().contains("--bind tcp://ADDRESS"), refused.getMessage());
+            assertTrue(refused.getMessage().contains("--advertise tcp://ADDRESS"), refused.getMessage());
+        }
+    }
+
+    @Test
+    void aCoordinatorReachedOffLoopbackRefusesANodeOnLoopbackThatJoinedItThroughLoopback() throws Exception {
+        try (TestCluster cluster = TestCluster.start(PATIENT);
+             Coordinator advertised = Coordinator.start(Endpoint.open(cluster.config()
+                     .withAdvertisedAddress("tcp://192.0.2.1")), PATIENT)) {
+            String port = advertised.address().substring(advertised.address().lastIndexOf(':') + 1);
+
+            TransportException refused = assertThrows(TransportException.class, () -> Membership.join(
+                    cluster.endpoint(), "tcp://127.0.0.1:" + port, Role.WORKER, new RecordingListener()));
+
+            assertTrue(refused.getMessage().contains("on loopback, but the cluster's coordinator is at "
+                    + advertised.address() + ", off loopback"), refused.getMessage());
+            assertTrue(refused.getMessage().contains("--bind tcp://ADDRESS"), refused.getMessage());
+        }
+    }
+
+    @Test
     void joinToAnAddressWhereNoCoordinatorListensFailsNamingTheAddress() throws Exception {
         try (TestCluster cluster = TestCluster.start(PATIENT)) {
             String nobody = addressWhereNothingListens();

@@ -95,13 +95,7 @@ class SamplesIT {
 
     /** Runs {@code sample} on a plain JVM and on {@code nodes} nodes, checks the outputs are the same, returns the run report. */
     private String runLikeAPlainJvm(List<String> sample, int nodes) throws Exception {
-        List<String> plainArguments = new ArrayList<>(List.of("-cp", SAMPLES.toString()));
-        plainArguments.addAll(sample);
-        List<String> expected;
-        try (Jvm plain = Jvm.start(Map.of(), plainArguments)) {
-            assertEquals(0, plain.awaitExit(Duration.ofSeconds(60)), plain.output());
-            expected = plain.stdout();
-        }
+        List<String> expected = Jvm.plainStdout(SAMPLES.toString(), sample);
         Path report = temp.resolve("run.json");
         try (Jvm home = Jvm.home("nodes=" + nodes + ",report=" + report, SAMPLES.toString(), sample.get(0),
                 sample.subList(1, sample.size()).toArray(String[]::new))) {

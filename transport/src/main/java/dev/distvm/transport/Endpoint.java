@@ -50,7 +50,12 @@ public final class Endpoint implements AutoCloseable {
         ServerSocketChannel listener = ServerSocketChannel.open();
         listener.bind(socketAddress(config.bindAddress()));
         InetSocketAddress bound = (InetSocketAddress) listener.getLocalAddress();
-        this.address = "tcp://" + bound.getAddress().getHostAddress() + ":" + bound.getPort();
+        try {
+            this.address = TcpAddress.advertised(config.bindAddress(), bound, config.advertisedAddress());
+        } catch (RuntimeException e) {
+            listener.close();
+            throw e;
+        }
         // Off loopback, traffic crosses a network: every connection is encrypted, whatever the peer asks.
         this.encrypted = config.encrypt() || !bound.getAddress().isLoopbackAddress();
         this.frames = new EnvelopeFrames(config);
@@ -89,7 +94,7 @@ public final class Endpoint implements AutoCloseable {
         }
     }
 
-    /** The address peers send to, e.g. {@code tcp://127.0.0.1:40123}. */
+    /** The address peers send to, e.g. {@code tcp://127.0.0.1:40123}: the bound one unless told to advertise another. */
     public String address() {
         return address;
     }

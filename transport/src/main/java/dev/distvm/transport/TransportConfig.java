@@ -13,9 +13,11 @@ import java.time.Duration;
  *                       ({@link FrameChannel}), so their size costs no more than their bytes
  * @param requestTimeout how long a request waits for its reply unless the caller says otherwise
  * @param encrypt        ask every connection to be encrypted even on loopback (off loopback it always is)
+ * @param advertisedAddress the {@code tcp://HOST:PORT} peers are told to connect to where it is not the bound
+ *                       address (a wildcard bind, a forwarded port); port 0 means the bound port; null: the bound address
  */
 public record TransportConfig(String bindAddress, ClusterSecret secret, int maxFrameBytes, Duration requestTimeout,
-                              boolean encrypt) {
+                              boolean encrypt, String advertisedAddress) {
     /** A message and its envelope header must fit one Java array, with room in front ({@link WireBuffer}). */
     public static final int DEFAULT_MAX_FRAME_BYTES = WireBuffer.MAX_ARRAY_BYTES - WireBuffer.HEADER_ROOM;
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
@@ -31,7 +33,7 @@ public record TransportConfig(String bindAddress, ClusterSecret secret, int maxF
 
     /** A config that encrypts only off loopback. */
     public TransportConfig(String bindAddress, ClusterSecret secret, int maxFrameBytes, Duration requestTimeout) {
-        this(bindAddress, secret, maxFrameBytes, requestTimeout, false);
+        this(bindAddress, secret, maxFrameBytes, requestTimeout, false, null);
     }
 
     public static TransportConfig loopback(ClusterSecret secret) {
@@ -39,10 +41,15 @@ public record TransportConfig(String bindAddress, ClusterSecret secret, int maxF
     }
 
     public TransportConfig withBindAddress(String address) {
-        return new TransportConfig(address, secret, maxFrameBytes, requestTimeout, encrypt);
+        return new TransportConfig(address, secret, maxFrameBytes, requestTimeout, encrypt, advertisedAddress);
+    }
+
+    /** Peers are told {@code address} (port 0: the bound port) instead of the bound address; null: the bound one. */
+    public TransportConfig withAdvertisedAddress(String address) {
+        return new TransportConfig(bindAddress, secret, maxFrameBytes, requestTimeout, encrypt, address);
     }
 
     public TransportConfig withEncryption(boolean on) {
-        return new TransportConfig(bindAddress, secret, maxFrameBytes, requestTimeout, on);
+        return new TransportConfig(bindAddress, secret, maxFrameBytes, requestTimeout, on, advertisedAddress);
     }
 }

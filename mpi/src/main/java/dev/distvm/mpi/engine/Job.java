@@ -29,6 +29,8 @@ public final class Job {
     public static final String SIZE_ENV = "DIST_MPI_SIZE";
     public static final String COORDINATOR_ENV = "DIST_MPI_COORDINATOR";
     public static final String PARENT_ENV = "DIST_MPI_PARENT";
+    /** Where the rank's membership endpoint listens: on the host of mpirun's --bind, so it may join its coordinator. */
+    public static final String BIND_ENV = "DIST_MPI_BIND";
     static final String RANK_LABEL = "mpi.rank";
     static final String ADDRESS_LABEL = "mpi.address";
     private static final Duration RENDEZVOUS_TIMEOUT = Duration.ofSeconds(120);
@@ -91,7 +93,9 @@ public final class Job {
         watchParent();
         ServerSocketChannel listener = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
         InetSocketAddress bound = (InetSocketAddress) listener.getLocalAddress();
-        Endpoint endpoint = Endpoint.open(TransportConfig.loopback(secret));
+        String bind = System.getenv(BIND_ENV);
+        Endpoint endpoint = Endpoint.open(bind == null ? TransportConfig.loopback(secret)
+                : TransportConfig.loopback(secret).withBindAddress(bind));
         Messenger[] messenger = new Messenger[1];
         Membership membership;
         try {

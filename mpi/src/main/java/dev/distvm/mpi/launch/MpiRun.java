@@ -6,6 +6,7 @@ import dev.distvm.coordinator.MembershipSettings;
 import dev.distvm.mpi.engine.Job;
 import dev.distvm.transport.ClusterSecret;
 import dev.distvm.transport.Endpoint;
+import dev.distvm.transport.TcpAddress;
 import dev.distvm.transport.TransportConfig;
 import java.io.File;
 import java.io.IOException;
@@ -25,11 +26,15 @@ import java.util.jar.JarFile;
  */
 public final class MpiRun {
     static final String USAGE = """
-            usage: dist mpirun -np N [--threads] [--prefix] [--hosts localhost] [--failure-timeout MS] -- [java options] (-cp APP Main | -jar app.jar) [args]
+            usage: dist mpirun -np N [--threads] [--prefix] [--hosts localhost] [--bind tcp://HOST[:PORT]] [--failure-timeout MS] -- [java options] (-cp APP Main | -jar app.jar) [args]
               -np N        number of ranks (1..256)
               --threads    run the ranks as threads of one JVM (shared-memory messages) instead of N JVMs
               --prefix     prefix each line a rank prints with [rank]
               --hosts H    hosts to run on; only localhost is supported so far
+              --bind A     where the job's coordinator listens (default a free loopback port), e.g. to
+                           watch the job with `dist status` from another host; the ranks' membership
+                           endpoints listen on the same host, their messages stay on loopback.
+                           One address, not 0.0.0.0: the ranks run on this host and tell each other one.
               --failure-timeout MS  silence after which a suspected rank is declared dead without
                            proof of its death (default 30000; a rank that exits is found at once)
             Exit code: the first non-zero exit code of a rank (the others are then stopped), else 0.
@@ -63,14 +68,15 @@ public final class MpiRun {
     }
 
     /** What the command line asks for. */
-    record Launch(int ranks, boolean threads, boolean prefix, MembershipSettings membership, List<String> javaOptions,
-                  List<String> classPath, String mainClass, List<String> programArgs) {
+    record Launch(int ranks, boolean threads, boolean prefix, MembershipSettings membership, String bind,
+                  List<String> javaOptions, List<String> classPath, String mainClass, List<String> programArgs) {
 
         static Launch parse(String[] args) throws IOException {
             int ranks = -1;
             boolean threads = false;
             boolean prefix = false;
             MembershipSettings membership = MembershipSettings.DEFAULT;
+            String bind = null;
             int i = 0;
             for (; i < args.length && !args[i].equals("--"); i++) {
                 switch (args[i]) {
@@ -83,6 +89,7 @@ public final class MpiRun {
                     case "--failure-timeout" -> membership = MembershipSettings.withFailureTimeout(Duration.ofMillis(
                             bounded(args, ++i, "--failure-timeout", MembershipSettings.MIN_FAILURE_TIMEOUT_MILLIS,
                                     MembershipSettings.MAX_FAILURE_TIMEOUT_MILLIS)));
+                    case "--bind" -> bind = oneAddress(value(args, ++i, "--bind"));
                     case "--hosts" -> {
                         String hosts = value(args, ++i, "--hosts");
                         for (String host : hosts.split(",")) {
@@ -127,11 +134,25 @@ public final class MpiRun {
             if (mainClass == null) {
                 throw new IllegalArgumentException("no main class (give -cp APP Main, or -jar app.jar)");
             }
+            if (threads && bind != null) {
+                throw new IllegalArgumentException("--bind is for ranks that are JVMs; ranks that are threads"
+                        + " (--threads) have no addresses");
+            }
             if (threads && !javaOptions.isEmpty()) {
                 throw new IllegalArgumentException("java options " + javaOptions
                         + " cannot apply to ranks that are threads; give them to the JVM that runs mpirun");
             }
-            return new Launch(ranks, threads, prefix, membership, javaOptions, classPath, mainClass, programArgs);
+            return new Launch(ranks, threads, prefix, membership, bind == null ? "tcp://127.0.0.1:0" : bind,
+                    javaOptions, classPath, mainClass, programArgs);
+        }
+
+        private static String oneAddress(String text) {
+            String bind = TcpAddress.normalize("--bind", text, 0);
+            if (TcpAddress.isWildcard(bind)) {
+                throw new IllegalArgumentException("--bind " + text + " is every interface; the ranks run on this host"
+                        + " and must tell each other one address: bind one, e.g. tcp://10.0.0.5:7000");
+            }
+            return bind;
         }
 
         private static int number(String[] args, int i) {
@@ -180,7 +201,8 @@ public final class MpiRun {
         List<Thread> pumps = new ArrayList<>();
         Thread stopRanks = new Thread(() -> ranks.forEach(Process::destroyForcibly), "mpirun-stop-ranks");
         Runtime.getRuntime().addShutdownHook(stopRanks);
-        try (Coordinator coordinator = Coordinator.start(Endpoint.open(TransportConfig.loopback(secret)),
+        try (Coordinator coordinator = Coordinator.start(Endpoint.open(TransportConfig.loopback(secret)
+                        .withBindAddress(launch.bind)),
                 launch.membership)) {
             List<String> classPath = new ArrayList<>(launch.classPath);
             classPath.add(ChildJvm.distJar().toString());
@@ -197,6 +219,7 @@ public final class MpiRun {
                 builder.environment().put(Job.RANK_ENV, String.valueOf(rank));
                 builder.environment().put(Job.SIZE_ENV, String.valueOf(launch.ranks));
                 builder.environment().put(Job.COORDINATOR_ENV, coordinator.address());
+                builder.environment().put(Job.BIND_ENV, launch.bind.substring(0, launch.bind.lastIndexOf(':')) + ":0");
                 builder.environment().put(Job.PARENT_ENV, String.valueOf(ProcessHandle.current().pid()));
                 builder.redirectInput(rank == 0 ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.PIPE);
                 Process process = builder.start();
