@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.DoubleSupplier;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
@@ -112,9 +113,11 @@ public final class TransportRoundTrip {
                 // runs interpreted until the JIT compiles its intrinsics: hence a long warm-up.
                 time(plainBulk, 8);
                 time(encryptedBulk, 8);
+                CpuMeter plainCpu = new CpuMeter(server);
+                CpuMeter encryptedCpu = new CpuMeter(server);
                 for (int r = 0; r < rounds; r++) {
-                    plainBulkMbps[r] = megabytesPerSecond(time(plainBulk, 4));
-                    encryptedBulkMbps[r] = megabytesPerSecond(time(encryptedBulk, 4));
+                    plainBulkMbps[r] = megabytesPerSecond(plainCpu.during(() -> time(plainBulk, 4)));
+                    encryptedBulkMbps[r] = megabytesPerSecond(encryptedCpu.during(() -> time(encryptedBulk, 4)));
                     System.out.printf("  round %d: bandwidth %.0f MB/s in clear, %.0f MB/s encrypted%n", r + 1,
                             plainBulkMbps[r], encryptedBulkMbps[r]);
                 }
@@ -135,10 +138,51 @@ public final class TransportRoundTrip {
                 System.out.printf("  bandwidth, %d x 1 MiB one way: %.0f MB/s in clear, %.0f MB/s encrypted: %.0f%% "
                         + "(target >= 80%%)%n", BULK_MESSAGES, plainBandwidth, encryptedBandwidth,
                         100 * encryptedBandwidth / plainBandwidth);
+                double megabytes = (double) rounds * 4 * BULK_MESSAGES * BULK_BYTES / 1e6;
+                double plainCpuPerMegabyte = plainCpu.millis() / megabytes;
+                double encryptedCpuPerMegabyte = encryptedCpu.millis() / megabytes;
+                int cores = Runtime.getRuntime().availableProcessors();
+                double encryptedCeiling = cores * 1000 / encryptedCpuPerMegabyte;
+                System.out.printf("  CPU time of both ends per MB: %.3f ms in clear, %.3f ms encrypted (+%.3f ms for sealing "
+                        + "and opening); with both ends sharing this machine's %d cores, encrypted bandwidth cannot "
+                        + "exceed %.0f MB/s, %.0f%% of clear%n", plainCpuPerMegabyte, encryptedCpuPerMegabyte,
+                        encryptedCpuPerMegabyte - plainCpuPerMegabyte, cores, encryptedCeiling,
+                        100 * encryptedCeiling / plainBandwidth);
             }
         } finally {
             server.destroy();
             server.waitFor();
+        }
+    }
+
+    /** CPU time spent by this JVM and the echo server while measured work runs. */
+    private static final class CpuMeter {
+        private final ProcessHandle server;
+        private long nanos;
+
+        CpuMeter(Process server) {
+            this.server = server.toHandle();
+        }
+
+        /** Runs {@code work}, adding both processes' CPU time meanwhile; returns what the work returned. */
+        double during(DoubleSupplier work) {
+            long before = total();
+            double result = work.getAsDouble();
+            nanos += total() - before;
+            return result;
+        }
+
+        double millis() {
+            return nanos / 1e6;
+        }
+
+        private long total() {
+            return cpuNanos(ProcessHandle.current()) + cpuNanos(server);
+        }
+
+        private static long cpuNanos(ProcessHandle process) {
+            return process.info().totalCpuDuration().orElseThrow(
+                    () -> new IllegalStateException("the CPU time of process " + process.pid() + " is not available")).toNanos();
         }
     }
 
