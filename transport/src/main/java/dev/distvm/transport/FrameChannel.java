@@ -89,11 +89,13 @@ final class FrameChannel {
         int written = 0;
         do {
             int piece = Math.min(length - written, sealedPieceBytes);
-            int start = written == 0 ? 4 : 0;
+            int start = written == 0 ? 4 : 0; // the frame's length goes before its first piece only
             int end = start + piece + FrameCipher.TAG_BYTES;
             sealBuffer = atLeast(sealBuffer, end);
             ByteBuffer out = ByteBuffer.wrap(sealBuffer, 0, end);
-            out.putInt(0, length);
+            if (start > 0) {
+                out.putInt(0, length);
+            }
             cipher.seal(length, bytes, offset + written, piece, sealBuffer, start);
             writeFully(out);
             written += piece;
