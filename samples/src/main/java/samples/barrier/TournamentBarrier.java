@@ -1,5 +1,7 @@
 package samples.barrier;
 
+import samples.KernelTime;
+
 /**
  * Many rounds of a small reduction separated by a spin barrier (the Java Grande Forum's barrier
  * benchmark and the inner loop of its multithreaded kernels): in round r each party sums its slice
@@ -67,6 +69,7 @@ public final class TournamentBarrier {
         }
         partial = new long[threads];
         barrier = new Tournament(threads);
+        long kernel = KernelTime.start();
         Party[] parties = new Party[threads];
         for (int t = 0; t < threads; t++) {
             parties[t] = new Party(t, size * t / threads, size * (t + 1) / threads, rounds);
@@ -75,6 +78,7 @@ public final class TournamentBarrier {
         for (Party p : parties) {
             p.join();
         }
+        KernelTime.report(kernel);
         long expected = 0;
         for (int round = 0; round < rounds; round++) {
             long total = 0;

@@ -1,5 +1,7 @@
 package samples.bin;
 
+import samples.KernelTime;
+
 /**
  * Manta's Bin: a bounded buffer (a ring of long slots with synchronized put/take that wait while
  * full/empty and notifyAll after each change) shared by Producer and Consumer threads (Thread
@@ -79,6 +81,7 @@ public final class BoundedBuffer {
         int capacity = args.length > 2 ? Integer.parseInt(args[2]) : 16;
         int producers = Math.max(1, threads / 2), consumers = Math.max(1, threads - producers);
         buffer = new BoundedBuffer(capacity);
+        long kernel = KernelTime.start();
         Consumer[] takers = new Consumer[consumers];
         for (int c = 0; c < consumers; c++) {
             takers[c] = new Consumer(c, items * (c + 1) / consumers - items * c / consumers);
@@ -96,6 +99,7 @@ public final class BoundedBuffer {
             count += c.count;
             sum += c.sum;
         }
+        KernelTime.report(kernel);
         System.out.printf("items %d capacity %d: consumed %d, sum %d%n", items, capacity, count, sum);
     }
 }

@@ -1,5 +1,7 @@
 package samples.crowd;
 
+import samples.KernelTime;
+
 /**
  * Many short threads, all started before any is joined, each incrementing one shared counter a few
  * times under its lock: the shape of a program that forks a thread per small request and lets them
@@ -48,6 +50,7 @@ public final class CrowdedCounter {
             };
             default -> throw new IllegalArgumentException("shape must be block, method or static, got " + shape);
         };
+        long kernel = KernelTime.start();
         Thread[] started = new Thread[threads];
         for (int t = 0; t < threads; t++) {
             started[t] = new Thread(task, "incrementer-" + t);
@@ -56,6 +59,7 @@ public final class CrowdedCounter {
         for (Thread thread : started) {
             thread.join();
         }
+        KernelTime.report(kernel);
         int count;
         synchronized (CrowdedCounter.class) {
             count = shape.equals("static") ? staticCount : counter.count;

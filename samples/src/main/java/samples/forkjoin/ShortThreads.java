@@ -1,5 +1,7 @@
 package samples.forkjoin;
 
+import samples.KernelTime;
+
 /**
  * Thousands of short-lived threads, started and joined a few at a time in a loop: the shape of a
  * program that forks a thread per small task instead of using a pool (a per-request server thread,
@@ -26,6 +28,7 @@ public final class ShortThreads {
         int width = args.length > 0 ? Integer.parseInt(args[0]) : 4;
         int tasks = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
         int[] steps = new int[tasks];
+        long kernel = KernelTime.start();
         Thread[] batch = new Thread[width];
         for (int first = 0; first < tasks; first += width) {
             int size = Math.min(width, tasks - first);
@@ -38,6 +41,7 @@ public final class ShortThreads {
                 batch[b].join();
             }
         }
+        KernelTime.report(kernel);
         long total = 0, expected = 0;
         int longest = 0;
         for (int i = 0; i < tasks; i++) {

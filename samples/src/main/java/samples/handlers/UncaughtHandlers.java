@@ -1,6 +1,7 @@
 package samples.handlers;
 
 import java.util.Arrays;
+import samples.KernelTime;
 
 /**
  * Worker threads that die of uncaught exceptions, caught by handlers that record them: the shape of
@@ -99,6 +100,7 @@ public final class UncaughtHandlers {
         log = new Log(threads);
         results = new int[threads];
         Thread.setDefaultUncaughtExceptionHandler(new Recorder("default handler"));
+        long kernel = KernelTime.start();
         Thread[] tasks = new Thread[threads];
         for (int t = 0; t < threads; t++) {
             final int task = t;
@@ -111,6 +113,7 @@ public final class UncaughtHandlers {
         for (Thread t : tasks) {
             t.join();
         }
+        KernelTime.report(kernel);
         // The tasks are over; main's own failure (a check below) must reach stderr, not the log.
         Thread.setDefaultUncaughtExceptionHandler(null);
 

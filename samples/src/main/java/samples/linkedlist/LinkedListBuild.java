@@ -1,5 +1,7 @@
 package samples.linkedlist;
 
+import samples.KernelTime;
+
 /**
  * Parallel construction of one singly linked list of application Node objects (seed 003). Element
  * k of the list holds value(k), a deliberately slow integer mix standing in for per-element work.
@@ -53,6 +55,7 @@ public final class LinkedListBuild {
         int threads = args.length > 0 ? Integer.parseInt(args[0]) : 4;
         long size = args.length > 1 ? Long.parseLong(args[1]) : 200_000L;
         list = new SharedList();
+        long kernel = KernelTime.start();
         Thread[] builders = new Thread[threads];
         for (int t = 0; t < threads; t++) {
             final int id = t;
@@ -72,6 +75,7 @@ public final class LinkedListBuild {
             builders[t].start();
         }
         for (Thread b : builders) b.join();
+        KernelTime.report(kernel);
         long count = 0, sum = 0, hash = 0;
         for (Node node = list.head; node != null; node = node.next) {
             count++;

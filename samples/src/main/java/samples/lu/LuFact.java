@@ -2,6 +2,7 @@ package samples.lu;
 
 import java.util.Arrays;
 import samples.barrier.Tournament;
+import samples.KernelTime;
 
 /**
  * LU factorization with partial pivoting in the shape of the Java Grande Forum's multithreaded
@@ -139,6 +140,7 @@ public final class LuFact {
         pivots = new int[n];
         pivots[n - 1] = n - 1;
         barrier = new Tournament(threads);
+        long kernel = KernelTime.start();
         Thread[] workers = new Thread[threads];
         for (int t = 0; t < threads; t++) {
             workers[t] = new Thread(new Factor(t, threads), "lu-" + t);
@@ -147,6 +149,7 @@ public final class LuFact {
         for (Thread w : workers) {
             w.join();
         }
+        KernelTime.report(kernel);
         for (int k = 0; k < n; k++) {
             if (a[k][k] == 0) {
                 throw new IllegalStateException("the matrix is singular: U has a zero at column " + k);

@@ -1,5 +1,7 @@
 package samples.mainshare;
 
+import samples.KernelTime;
+
 /**
  * Main starts helper threads and computes a share of the work itself instead of only waiting (the
  * master-does-a-share shape of many hand-parallelized codes, e.g. JGF's Series, whose master thread
@@ -27,6 +29,7 @@ public final class MainShare {
         int shares = helpers + 1;
         double width = Math.PI / intervals;
         double[] partial = new double[shares];
+        long kernel = KernelTime.start();
         Thread[] threads = new Thread[helpers];
         for (int s = 0; s < helpers; s++) {
             final int slice = s;
@@ -42,6 +45,7 @@ public final class MainShare {
             }
             integral += partial[s];
         }
+        KernelTime.report(kernel);
         double error = Math.abs(integral - 2.0);
         // The midpoint rule's own error, plus room for rounding; a missing share would be off by at least
         // the smallest one, 1 - cos(pi / shares), far more.

@@ -1,5 +1,7 @@
 package samples.matmul;
 
+import samples.KernelTime;
+
 /**
  * Non-blocked integer matrix multiplication C = A x B (Ajents, Table 1). A and B are filled from a
  * fixed linear congruential sequence; the rows of C are split into contiguous bands, each computed
@@ -54,12 +56,14 @@ public final class MatMul {
         a = fill(n, 1);
         b = fill(n, 2);
         c = new int[n][n];
+        long kernel = KernelTime.start();
         Worker[] workers = new Worker[threads];
         for (int t = 0; t < threads; t++) {
             workers[t] = new Worker(t, n * t / threads, n * (t + 1) / threads);
             workers[t].start();
         }
         for (Worker w : workers) w.join();
+        KernelTime.report(kernel);
         long sum = 0, hash = 0;
         for (int i = 0; i < n; i++) {
             for (int j = 0; j < n; j++) {

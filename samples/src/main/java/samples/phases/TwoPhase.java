@@ -1,5 +1,7 @@
 package samples.phases;
 
+import samples.KernelTime;
+
 /**
  * Two phases over one shared array, separated by start and join only (the fork/join skeleton of
  * array codes such as the JGF Series and Crypt kernels, and the "20-line" shape: an int[] written by
@@ -24,6 +26,7 @@ public final class TwoPhase {
         byte[] bytes = new byte[size];
         int[] ints = new int[size / 4];
 
+        long kernel = KernelTime.start();
         Thread[] writers = new Thread[threads];
         for (int t = 0; t < threads; t++) {
             final int slice = t;
@@ -63,6 +66,7 @@ public final class TwoPhase {
         for (Thread r : readers) {
             r.join();
         }
+        KernelTime.report(kernel);
 
         long periods = size / 127, rest = size % 127;
         long expectedBytes = periods * (126 * 127 / 2) + rest * (rest - 1) / 2;

@@ -1,5 +1,7 @@
 package samples.pi;
 
+import samples.KernelTime;
+
 /**
  * pi by numerical integration of 4/(1+x^2) over [0,1] with one thread per slice of the interval
  * (JESSICA §4.1). Each thread writes its partial sum to its own slot; main adds them in order after
@@ -15,6 +17,7 @@ public final class Pi {
         long intervals = args.length > 1 ? Long.parseLong(args[1]) : 50_000_000L;
         double width = 1.0 / intervals;
         double[] partial = new double[threads];
+        long kernel = KernelTime.start();
         Thread[] workers = new Thread[threads];
         for (int t = 0; t < threads; t++) {
             final int slice = t;
@@ -35,6 +38,7 @@ public final class Pi {
             workers[t].join();
             pi += partial[t];
         }
+        KernelTime.report(kernel);
         System.out.printf("pi with %d threads and %d intervals: %.12f%n", threads, intervals, pi);
         System.out.printf("error: %.3e%n", Math.abs(pi - Math.PI));
     }

@@ -1,6 +1,7 @@
 package samples.raytrace;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import samples.KernelTime;
 
 /**
  * JESSICA's ray tracer: a fixed scene of spheres on a floor lit by point lights, with shadows and
@@ -162,6 +163,7 @@ public final class RayTracer {
         LineQueue queue = new LineQueue(height);
         AtomicInteger nextLine = new AtomicInteger();
         Renderer[] renderers = new Renderer[threads];
+        long kernel = KernelTime.start();
         Thread[] workers = new Thread[threads];
         for (int t = 0; t < threads; t++) {
             renderers[t] = new Renderer(nextLine);
@@ -172,6 +174,7 @@ public final class RayTracer {
             workers[t].start();
         }
         for (Thread w : workers) w.join();
+        KernelTime.report(kernel);
         long checksum = 0;
         for (int p : image) checksum = checksum * 1_000_003L + p;
         System.out.printf("image %dx%d checksum %016x%n", width, height, checksum);

@@ -1,6 +1,7 @@
 package samples.sor;
 
 import java.util.Arrays;
+import samples.KernelTime;
 
 /**
  * Red/black SOR synchronized the way the Java Grande Forum's multithreaded SOR is: no barrier, only
@@ -75,6 +76,7 @@ public final class PipelinedSor {
         }
         grid = Sor.initialGrid(n);
         sync = new long[threads][8];
+        long kernel = KernelTime.start();
         Thread[] workers = new Thread[threads];
         for (int t = 0; t < threads; t++) {
             Band band = new Band(t, 1 + interior * t / threads, 1 + interior * (t + 1) / threads, 2 * iterations,
@@ -85,6 +87,7 @@ public final class PipelinedSor {
         for (Thread w : workers) {
             w.join();
         }
+        KernelTime.report(kernel);
 
         double[][] sequential = Sor.initialGrid(n);
         for (int half = 0; half < 2 * iterations; half++) {

@@ -1,5 +1,7 @@
 package samples.sor;
 
+import samples.KernelTime;
+
 /**
  * Red/black successive over-relaxation on a square double[][] grid (JESSICA / Java/DSM SOR). The
  * interior rows are split into contiguous bands, one worker thread per band (started through a
@@ -108,6 +110,7 @@ public final class Sor {
         grid = initialGrid(n);
         barrier = new Barrier(threads);
         int interior = n - 2;
+        long kernel = KernelTime.start();
         Thread[] workers = new Thread[threads];
         for (int t = 0; t < threads; t++) {
             Band band = new Band(1 + interior * t / threads, 1 + interior * (t + 1) / threads);
@@ -115,6 +118,7 @@ public final class Sor {
             workers[t].start();
         }
         for (Thread w : workers) w.join();
+        KernelTime.report(kernel);
         System.out.printf("grid %dx%d iterations %d%n", n, n, iterations);
         print(grid);
     }

@@ -1,6 +1,7 @@
 package samples.sync;
 
 import java.util.StringJoiner;
+import samples.KernelTime;
 
 /**
  * The driver that {@link SyncMethods} and {@link SyncBlocks} share: N callers in a hot loop, first
@@ -28,6 +29,7 @@ final class HotLoops {
         }
         StringJoiner line = new StringJoiner("; ", kernel + ", " + threads + " threads x " + calls + " calls: ", "");
         long perThreadSum = calls * (calls - 1) / 2;
+        long started = KernelTime.start();
         if (!modes.equals("shared")) {
             Counter[] own = new Counter[threads];
             for (int t = 0; t < threads; t++) {
@@ -45,6 +47,7 @@ final class HotLoops {
             check(kernel + ", shared counter", shared, threads * calls, threads * perThreadSum);
             line.add("shared counter " + shared.calls + " calls and sum " + shared.sum);
         }
+        KernelTime.report(started);
         System.out.println(line);
     }
 

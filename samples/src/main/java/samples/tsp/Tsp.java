@@ -1,5 +1,7 @@
 package samples.tsp;
 
+import samples.KernelTime;
+
 /**
  * Travelling salesman by branch and bound (Manta §4.1). Cities are fixed pseudo-random points,
  * distances rounded Euclidean. Every tour starts at city 0; a shared JobQueue (synchronized next())
@@ -96,12 +98,14 @@ public final class Tsp {
         }
         JobQueue queue = new JobQueue(jobs);
         Minimum minimum = new Minimum();
+        long kernel = KernelTime.start();
         Thread[] workers = new Thread[threads];
         for (int t = 0; t < threads; t++) {
             workers[t] = new Thread(new Searcher(queue, minimum), "tsp-" + t);
             workers[t].start();
         }
         for (Thread w : workers) w.join();
+        KernelTime.report(kernel);
         System.out.printf("cities %d jobs %d shortest tour %d%n", n, count, minimum.get());
     }
 }

@@ -49,7 +49,7 @@ class ClusterLifecycleIT {
         Path report = temp.resolve("run.json");
         try (Jvm home = Jvm.home("nodes=2,report=" + report, Jvm.TEST_CLASSES.toString(), "itapp.TwoThreads")) {
             assertEquals(0, home.awaitExit(Duration.ofSeconds(90)), home.output());
-            assertEquals(List.of("count=1000 box=42"), home.stdout());
+            assertEquals(List.of("count=1000 box=42"), home.stdout(), home.output());
             List<Long> workers = home.announcedWorkers();
             assertEquals(1, workers.size(), home.output());
             for (long pid : workers) {

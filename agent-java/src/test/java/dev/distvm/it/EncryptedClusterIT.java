@@ -12,7 +12,7 @@ class EncryptedClusterIT {
     void aTwoNodeRunWithEncryptionGivesTheProgramsOutput() throws Exception {
         try (Jvm home = Jvm.home("nodes=2,encrypt=true", Jvm.TEST_CLASSES.toString(), "itapp.TwoThreads")) {
             assertEquals(0, home.awaitExit(Duration.ofSeconds(90)), home.output());
-            assertEquals(List.of("count=1000 box=42"), home.stdout());
+            assertEquals(List.of("count=1000 box=42"), home.stdout(), home.output());
             assertEquals(1, home.announcedWorkers().size(), home.output());
         }
     }

@@ -79,7 +79,7 @@ final class BenchmarkOptions {
         return rest;
     }
 
-    private void fail(String problem) {
+    void fail(String problem) {
         System.err.println("error: " + problem);
         System.err.println(usage);
         System.exit(2);

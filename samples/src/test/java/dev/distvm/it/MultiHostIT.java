@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.distvm.perf.EmulatedHosts;
 import dev.distvm.transport.ClusterSecret;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +44,7 @@ class MultiHostIT {
     private final List<Jvm> processes = new ArrayList<>();
     /** The pids of the two workers every test starts with. */
     private final Set<Long> workers = new HashSet<>();
-    private NetworkNamespaces hosts;
+    private EmulatedHosts hosts;
     private String coordinator;
 
     @TempDir
@@ -51,7 +52,7 @@ class MultiHostIT {
 
     @BeforeEach
     void startCoordinatorAndTwoWorkersOnThreeHosts() throws Exception {
-        hosts = NetworkNamespaces.create(3);
+        hosts = EmulatedHosts.create("distit", 3);
         coordinator = "tcp://" + hosts.address(0) + ":7000";
         dist(0, secret.value(), "coordinator", "--bind", coordinator)
                 .awaitLine("coordinator listening at " + coordinator, START);

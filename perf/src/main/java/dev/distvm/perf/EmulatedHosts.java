@@ -1,4 +1,4 @@
-package dev.distvm.it;
+package dev.distvm.perf;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,29 +10,33 @@ import java.util.regex.Pattern;
 
 /**
  * Network namespaces that stand for hosts: each has loopback up and one address, 10.201.0.(i+1),
- * on a bridge that lives in a namespace of its own, so the machine's own network is not touched.
- * Names carry this JVM's pid, so a run that crashed before {@link #close()} does not collide with
- * the next, which removes what such runs left behind.
+ * on a bridge that lives in a namespace of its own, so the machine's own network is not touched
+ * (and two sets of hosts, each on its own bridge, do not see each other). Names carry a prefix and
+ * this JVM's pid, so a run that crashed before {@link #close()} does not collide with the next,
+ * which removes what such runs left behind.
  */
-final class NetworkNamespaces implements AutoCloseable {
-    private static final String PREFIX = "distit";
-    private static final Pattern OURS = Pattern.compile(PREFIX + "(\\d+)-\\w+");
-
+public final class EmulatedHosts implements AutoCloseable {
+    private final String prefix;
+    private final Pattern ours;
     private final long pid = ProcessHandle.current().pid();
-    private final String bridge = PREFIX + pid + "-br";
+    private final String bridge;
     private final List<String> hosts = new ArrayList<>();
 
-    private NetworkNamespaces() {}
+    private EmulatedHosts(String prefix) {
+        this.prefix = prefix;
+        this.ours = Pattern.compile(prefix + "(\\d+)-\\w+");
+        this.bridge = prefix + pid + "-br";
+    }
 
     /**
-     * Creates {@code count} hosts on one bridge.
+     * Creates {@code count} hosts on one bridge, named with {@code prefix} (a few letters).
      *
-     * @throws AssertionError naming what is missing when this is not root or {@code ip netns} does not work
+     * @throws IllegalStateException naming what is missing when this is not root or {@code ip netns} does not work
      */
-    static NetworkNamespaces create(int count) throws IOException, InterruptedException {
+    public static EmulatedHosts create(String prefix, int count) throws IOException, InterruptedException {
         requireRootAndIp();
-        removeLeftoversOfDeadRuns();
-        NetworkNamespaces namespaces = new NetworkNamespaces();
+        EmulatedHosts namespaces = new EmulatedHosts(prefix);
+        namespaces.removeLeftoversOfDeadRuns();
         try {
             ip("netns", "add", namespaces.bridge);
             ip("-n", namespaces.bridge, "link", "add", "br0", "type", "bridge");
@@ -41,14 +45,14 @@ final class NetworkNamespaces implements AutoCloseable {
                 namespaces.addHost(i);
             }
             return namespaces;
-        } catch (IOException | InterruptedException | RuntimeException | AssertionError e) {
+        } catch (IOException | InterruptedException | RuntimeException e) {
             namespaces.close();
             throw e;
         }
     }
 
     private void addHost(int i) throws IOException, InterruptedException {
-        String host = PREFIX + pid + "-h" + i;
+        String host = prefix + pid + "-h" + i;
         ip("netns", "add", host);
         hosts.add(host);
         String port = "v" + pid + "h" + i;
@@ -61,12 +65,12 @@ final class NetworkNamespaces implements AutoCloseable {
     }
 
     /** The address of host {@code i} on the bridge. */
-    String address(int i) {
+    public String address(int i) {
         return "10.201.0." + (i + 1);
     }
 
     /** {@code command} to run on host {@code i}. */
-    List<String> on(int i, List<String> command) {
+    public List<String> on(int i, List<String> command) {
         List<String> inHost = new ArrayList<>(List.of("ip", "netns", "exec", hosts.get(i)));
         inHost.addAll(command);
         return inHost;
@@ -89,21 +93,22 @@ final class NetworkNamespaces implements AutoCloseable {
     private static void requireRootAndIp() throws IOException, InterruptedException {
         String uid = output("id", "-u").strip();
         if (!uid.equals("0")) {
-            throw new AssertionError("MultiHostIT needs root (uid 0, as in CI) to create network namespaces;"
+            throw new IllegalStateException("emulated hosts need root (uid 0, as in CI) to create network namespaces;"
                     + " this runs as uid " + uid);
         }
         try {
             output("ip", "netns", "list");
         } catch (IOException e) {
-            throw new AssertionError("MultiHostIT needs `ip netns` (Debian: apt-get install iproute2): " + e.getMessage(), e);
+            throw new IllegalStateException("emulated hosts need `ip netns` (Debian: apt-get install iproute2): "
+                    + e.getMessage(), e);
         }
     }
 
-    private static void removeLeftoversOfDeadRuns() throws IOException, InterruptedException {
+    private void removeLeftoversOfDeadRuns() throws IOException, InterruptedException {
         for (String line : output("ip", "netns", "list").split("\n")) {
-            Matcher ours = OURS.matcher(line);
-            if (ours.lookingAt() && ProcessHandle.of(Long.parseLong(ours.group(1))).isEmpty()) {
-                runQuietly("ip", "netns", "del", ours.group());
+            Matcher leftover = ours.matcher(line);
+            if (leftover.lookingAt() && ProcessHandle.of(Long.parseLong(leftover.group(1))).isEmpty()) {
+                runQuietly("ip", "netns", "del", leftover.group());
             }
         }
     }
