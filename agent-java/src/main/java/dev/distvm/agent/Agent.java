@@ -56,6 +56,7 @@ public final class Agent {
                 HomeNode.start(options, atStartup ? Thread.currentThread() : null);
             } else {
                 WorkerNode.start(options);
+                WorkerWarmUp.start();
                 if (atStartup) {
                     // A worker has no main: the JVM's main thread stays here until the worker ends.
                     WorkerNode.serveForever();

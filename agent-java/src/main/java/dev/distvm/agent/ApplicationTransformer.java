@@ -1,7 +1,7 @@
 package dev.distvm.agent;
 
-import dev.distvm.common.Log;
 import dev.distvm.node.StartupException;
+import dev.distvm.objectspace.ObjectSpace;
 import dev.distvm.rewriter.ApplicationClasses;
 import dev.distvm.rewriter.ClassRewriter;
 import dev.distvm.rewriter.NativeMethodRewriter;
@@ -13,7 +13,8 @@ import java.util.function.Predicate;
 
 /**
  * Applies the rewriter's transformations to application classes as the JVM defines them, on the
- * home and on workers alike. A class that cannot be transformed runs unchanged, with a warning.
+ * home and on workers alike. A class that cannot be transformed ends the run with the reason: unchanged,
+ * it would compute wrongly without a word.
  */
 final class ApplicationTransformer implements ClassFileTransformer {
     private static final ClassLoader PLATFORM = ClassLoader.getPlatformClassLoader();
@@ -44,11 +45,19 @@ final class ApplicationTransformer implements ClassFileTransformer {
             return null;
         }
         try {
-            ClassHierarchy hierarchy = new ClassHierarchy(loader);
-            return new ClassRewriter(RuntimeHooks.OWNER, APPLICATION, hierarchy, hierarchy::isThread).rewrite(bytes).bytes();
+            return rewrite(loader, bytes);
         } catch (RuntimeException | LinkageError e) {
-            Log.warn("could not transform " + className + " (" + e + "); it runs unchanged");
+            // Unchanged, its writes would not reach other nodes and its monitors and thread calls
+            // would stay local: the run would compute wrongly and say nothing.
+            ObjectSpace.cannotRunCoherently("dist could not rewrite class " + className.replace('/', '.') + " (" + e
+                    + "), and without that it cannot run it coherently");
             return null;
         }
+    }
+
+    /** The class file as the program runs it: rewritten with the classes {@code loader} sees as its hierarchy. */
+    static byte[] rewrite(ClassLoader loader, byte[] bytes) {
+        ClassHierarchy hierarchy = new ClassHierarchy(loader);
+        return new ClassRewriter(RuntimeHooks.OWNER, APPLICATION, hierarchy, hierarchy::isThread).rewrite(bytes).bytes();
     }
 }

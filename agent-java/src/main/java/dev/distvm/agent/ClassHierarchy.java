@@ -104,20 +104,28 @@ final class ClassHierarchy implements FieldResolver {
         }
     }
 
-    /** Class files read once per transformation: every field and call site of a class asks about the same owners. */
+    /**
+     * Class files read once per transformation: every field and call site of a class asks about the
+     * same owners. A class file that is not there is null (the JVM fails the same way when it needs
+     * it); one that could not be read (on a worker: the home did not answer) fails the rewriting,
+     * since an answer guessed without it (not volatile, not a thread) would rewrite the class wrongly.
+     */
     private ClassReader read(String internalName) {
         if (loader == null) {
             return null;
         }
-        return read.computeIfAbsent(internalName, name -> {
-            try (InputStream in = loader.getResourceAsStream(name + ".class")) {
-                return in == null ? null : new ClassReader(in);
-            } catch (IOException | RuntimeException e) {
-                return null;
-            }
-        });
+        if (read.containsKey(internalName)) {
+            return read.get(internalName);
+        }
+        ClassReader reader;
+        try (InputStream in = loader.getResourceAsStream(internalName + ".class")) {
+            reader = in == null ? null : new ClassReader(in);
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("cannot read the class file of " + internalName.replace('/', '.') + ": " + e, e);
+        }
+        read.put(internalName, reader);
+        return reader;
     }
-
 
     private static boolean isJdk(String internalName) {
         return internalName.startsWith("java/") || internalName.startsWith("javax/")

@@ -117,6 +117,11 @@ final class HomeRuntime {
         ThreadPlacement.record(thread.getName() + ": node " + node.getId());
     }
 
+    /** Ends the run from the home with {@code status}, printing {@code why}. */
+    void endRun(int status, String why) {
+        runEnd.endRun(endpoint.nodeId(), status, why);
+    }
+
     /** The logical threads placed elsewhere: {@code join}, {@code isAlive}, {@code getState}, {@code interrupt}. */
     PlacedThreads placed() {
         return placed;

@@ -2,6 +2,7 @@ package dev.distvm.objectspace;
 
 import dev.distvm.coordinator.Membership;
 import dev.distvm.coordinator.proto.NodeInfo;
+import dev.distvm.exit.Exits;
 import dev.distvm.transport.Endpoint;
 import java.util.function.IntPredicate;
 import java.util.function.Supplier;
@@ -44,6 +45,25 @@ public final class ObjectSpace {
             throw new IllegalStateException("dist's hooks were initialized before this node knew it is a worker");
         }
         Hooks.worker = new WorkerRuntime(endpoint, homeAddress, new Senders("this worker's home", isHome), applicationLoader);
+    }
+
+    /**
+     * Ends the run because this node cannot keep the program coherent ({@code why} says what and
+     * why): a worker asks its home to end it, the home ends it; before the object space started, the
+     * JVM exits with the message. Does not return.
+     */
+    public static void cannotRunCoherently(String why) {
+        WorkerRuntime worker = Hooks.worker;
+        HomeRuntime home = Hooks.home;
+        if (worker != null) {
+            worker.stop(Exits.CANNOT_RUN_COHERENTLY, why);
+        } else if (home != null) {
+            home.endRun(Exits.CANNOT_RUN_COHERENTLY, why);
+        } else {
+            System.err.println("[dist] error: " + why);
+            Exits.exitSoon(Exits.CANNOT_RUN_COHERENTLY, why);
+        }
+        Exits.awaitExit();
     }
 
     /** A membership change seen at the home: a dead node that runs application threads ends the run. */

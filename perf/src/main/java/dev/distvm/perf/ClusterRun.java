@@ -24,7 +24,7 @@ final class ClusterRun {
     /** The documented kernel-time convention (samples.KernelTime): the last such line on standard error counts. */
     static final Pattern KERNEL_TIME = Pattern.compile("(?m)^kernel time: ([0-9.]+) ms$");
     /** A node of the run report and the threads it ran. */
-    private static final Pattern NODE_THREADS = Pattern.compile("\"role\": \"\\w+\", \"threads\": \\[([^\\]]*)\\]");
+    private static final Pattern NODE_THREADS = Pattern.compile("\"role\": \"\\w+\",\\s*\"threads\": \\[([^\\]]*)\\]");
     private static final Pattern ALIVE_WORKER = Pattern.compile("(?m)^\\d+\\s+worker\\s+alive\\s+\\d+\\s");
     private static final Duration CLUSTER_READY = Duration.ofSeconds(120);
     private static final int COORDINATOR_PORT = 7000;

@@ -109,6 +109,13 @@ public final class EmulatedCluster {
             SpeedupPlot.write(svg, String.format("kernel speedup, nodes of %.2f CPU each (%s)", cpu, ProcessHandle.current()
                     .info().command().orElse("java")), maxNodes, series);
             System.out.println("plot: " + svg);
+        } finally {
+            try (var files = Files.list(scratch)) {
+                for (Path file : files.toList()) {
+                    Files.delete(file);
+                }
+            }
+            Files.delete(scratch);
         }
     }
 

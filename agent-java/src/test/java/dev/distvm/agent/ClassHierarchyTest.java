@@ -1,0 +1,55 @@
+package dev.distvm.agent;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.InputStream;
+import org.junit.jupiter.api.Test;
+
+class ClassHierarchyTest {
+    /** A class the hierarchy reads from its class file: a volatile field and a Thread for a superclass. */
+    static final class Spinner extends Thread {
+        volatile boolean done;
+        int plain;
+    }
+
+    /** A loader that finds this test's classes, or fails to read them as a worker whose home does not answer would. */
+    private static ClassLoader loader(boolean readable) {
+        return new ClassLoader(null) {
+            @Override
+            public InputStream getResourceAsStream(String name) {
+                if (!readable) {
+                    throw new IllegalStateException("the home did not answer");
+                }
+                return ClassHierarchyTest.class.getClassLoader().getResourceAsStream(name);
+            }
+        };
+    }
+
+    private static final String SPINNER = "dev/distvm/agent/ClassHierarchyTest$Spinner";
+
+    @Test
+    void answersFromTheClassFile() {
+        ClassHierarchy hierarchy = new ClassHierarchy(loader(true));
+        assertTrue(hierarchy.isVolatile(SPINNER, "done", "Z"));
+        assertFalse(hierarchy.isVolatile(SPINNER, "plain", "I"));
+        assertTrue(hierarchy.isThread(SPINNER));
+    }
+
+    @Test
+    void aClassFileThatCannotBeReadFailsRatherThanBeGuessed() {
+        ClassHierarchy hierarchy = new ClassHierarchy(loader(false));
+        IllegalStateException failure = assertThrows(IllegalStateException.class,
+                () -> hierarchy.isVolatile(SPINNER, "done", "Z"));
+        assertTrue(failure.getMessage().contains("ClassHierarchyTest$Spinner"), failure.getMessage());
+        assertThrows(IllegalStateException.class, () -> hierarchy.isThread(SPINNER));
+    }
+
+    @Test
+    void aClassFileThatIsNotThereIsAnAnswer() {
+        ClassHierarchy hierarchy = new ClassHierarchy(loader(true));
+        assertFalse(hierarchy.isVolatile("no/such/Type", "field", "I"));
+        assertFalse(hierarchy.isThread("no/such/Type"));
+    }
+}
