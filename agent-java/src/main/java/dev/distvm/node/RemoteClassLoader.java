@@ -12,6 +12,7 @@ import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.Map;
@@ -29,6 +30,12 @@ final class RemoteClassLoader extends ClassLoader {
     static {
         registerAsParallelCapable();
     }
+
+    /**
+     * A class fetch waits this long for the home: a busy machine must not turn into a missing class.
+     * A home that died ends the run through the membership, long before.
+     */
+    private static final Duration HOME_ANSWERS_WITHIN = Duration.ofMinutes(5);
 
     private final Endpoint endpoint;
     private final Supplier<Optional<String>> home;
@@ -105,7 +112,7 @@ final class RemoteClassLoader extends ClassLoader {
         String address = home.get().orElseThrow(() ->
                 new TransportException("no home node has joined yet, so " + resource + " cannot be fetched"));
         ClassReply reply = endpoint.call(address, NodeMessageType.CLASS_BYTES_VALUE,
-                ClassRequest.newBuilder().setResource(resource).build(), ClassReply.parser());
+                ClassRequest.newBuilder().setResource(resource).build(), ClassReply.parser(), HOME_ANSWERS_WITHIN);
         Optional<byte[]> content = Optional.empty();
         if (reply.getFound()) {
             byte[] bytes = reply.getContent().toByteArray();

@@ -53,12 +53,8 @@ final class WorkerLauncher {
         if (TcpAddress.isLoopback(coordinator)) {
             return "";
         }
-        return ",bind=" + withoutPort(options.bind())
-                + (options.advertise() == null ? "" : ",advertise=" + withoutPort(options.advertise()));
-    }
-
-    private static String withoutPort(String address) {
-        return address.substring(0, address.lastIndexOf(':'));
+        return ",bind=" + TcpAddress.withoutPort(options.bind())
+                + (options.advertise() == null ? "" : ",advertise=" + TcpAddress.withoutPort(options.advertise()));
     }
 
     /** The native agent this JVM was started with, else the one beside dist.jar, if any. */

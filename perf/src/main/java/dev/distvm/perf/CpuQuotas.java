@@ -5,6 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One cgroup (v1 {@code cpu} controller) per emulated node, each allowed {@code cpus} of a CPU per
@@ -39,6 +41,7 @@ final class CpuQuotas implements AutoCloseable {
                     + " us is " + quota + " us, below the kernel's minimum of " + MINIMUM_QUOTA_MICROS
                     + " us: give a longer period or more CPU");
         }
+        removeLeftoversOfDeadRuns(prefix);
         CpuQuotas quotas = new CpuQuotas();
         long pid = ProcessHandle.current().pid();
         try {
@@ -54,6 +57,23 @@ final class CpuQuotas implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             quotas.close();
             throw e;
+        }
+    }
+
+    /** The groups of runs that ended without removing them (killed); a group still in use stays. */
+    private static void removeLeftoversOfDeadRuns(String prefix) throws IOException {
+        Pattern ours = Pattern.compile(Pattern.quote(prefix) + "(\\d+)-n\\d+");
+        try (var groups = Files.list(CPU_CONTROLLER)) {
+            for (Path group : groups.toList()) {
+                Matcher leftover = ours.matcher(group.getFileName().toString());
+                if (leftover.matches() && ProcessHandle.of(Long.parseLong(leftover.group(1))).isEmpty()) {
+                    try {
+                        Files.deleteIfExists(group);
+                    } catch (IOException e) {
+                        // a process of that run still lives in it: the next run tries again
+                    }
+                }
+            }
         }
     }
 

@@ -97,6 +97,20 @@ public final class EmulatedCluster {
             return;
         }
         Path scratch = Files.createTempDirectory("dist-perf-cluster");
+        // Interrupted (Ctrl-C, kill), it stops the nodes it started and removes the hosts and quotas.
+        Thread cleanUp = new Thread(() -> {
+            for (ProcessHandle node : ProcessHandle.current().descendants().toList()) {
+                node.destroyForcibly();
+                try {
+                    node.onExit().get(5, TimeUnit.SECONDS); // a group in use cannot be removed
+                } catch (Exception e) {
+                    // removed by the next run, as a leftover of a dead one
+                }
+            }
+            quotas.close();
+            hosts.close();
+        }, "dist-perf-cluster-clean-up");
+        Runtime.getRuntime().addShutdownHook(cleanUp);
         try (hosts; quotas) {
             printCaveat(build, hosts, cpu, maxNodes);
             ClusterRun cluster = new ClusterRun(Path.of(options.value("--dist", "dist")).toAbsolutePath(), hosts, quotas,
@@ -106,8 +120,8 @@ public final class EmulatedCluster {
             for (List<String> measured : programs) {
                 series.addAll(measure(cluster, measured, nodeCounts, settings, repeats, timeout));
             }
-            SpeedupPlot.write(svg, String.format("kernel speedup, nodes of %.2f CPU each (%s)", cpu, ProcessHandle.current()
-                    .info().command().orElse("java")), maxNodes, series);
+            SpeedupPlot.write(svg, String.format("kernel speedup over 1 node, nodes of %.2f CPU each (Java %s)", cpu,
+                    Runtime.version()), maxNodes, series);
             System.out.println("plot: " + svg);
         } finally {
             try (var files = Files.list(scratch)) {
@@ -116,6 +130,7 @@ public final class EmulatedCluster {
                 }
             }
             Files.delete(scratch);
+            Runtime.getRuntime().removeShutdownHook(cleanUp);
         }
     }
 

@@ -75,6 +75,9 @@ final class SpeedupPlot {
             legendY += 20;
             boolean rayTracer = published.getKey().contains("ray");
             for (double[] point : published.getValue()) {
+                if (point[0] > maxNodes) {
+                    continue;
+                }
                 svg.append(marker(LEFT + SIDE * point[0] / max, TOP + SIDE - SIDE * point[1] / max, rayTracer));
             }
             svg.append(marker(LEFT + SIDE + 50, legendY - 4, rayTracer));

@@ -29,6 +29,15 @@ public final class TcpAddress {
                 + ", got '" + text + "'");
     }
 
+    /** {@code address} without its port: {@code tcp://HOST}, as nodes that take a free port of their own are given it. */
+    public static String withoutPort(String address) {
+        Matcher form = FORM.matcher(address);
+        if (!form.matches()) {
+            throw new IllegalArgumentException("not a tcp://HOST[:PORT] address: '" + address + "'");
+        }
+        return "tcp://" + form.group(1);
+    }
+
     /** Whether {@code address} ({@code tcp://HOST:PORT}) names this host's loopback interface. */
     public static boolean isLoopback(String address) {
         InetSocketAddress socket = Endpoint.socketAddress(address);

@@ -29,6 +29,13 @@ class TcpAddressTest {
     }
 
     @Test
+    void withoutPortKeepsTheHost() {
+        assertEquals("tcp://10.0.0.1", TcpAddress.withoutPort("tcp://10.0.0.1:7000"));
+        assertEquals("tcp://host.example", TcpAddress.withoutPort("tcp://host.example"));
+        assertThrows(IllegalArgumentException.class, () -> TcpAddress.withoutPort("10.0.0.1:7000"));
+    }
+
+    @Test
     void loopbackIsToldFromOtherAddresses() {
         assertTrue(TcpAddress.isLoopback("tcp://127.0.0.1:1"));
         assertTrue(TcpAddress.isLoopback("tcp://127.8.9.10:1"));
