@@ -1,10 +1,10 @@
 package dev.distvm.agent;
 
+import dev.distvm.common.ChildJvm;
 import dev.distvm.common.DaemonThreads;
 import dev.distvm.common.Log;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.Enumeration;
 import java.util.List;
@@ -45,13 +45,13 @@ final class WorkerWarmUp implements Runnable {
                     }
                 }
             }
-        } catch (IOException | URISyntaxException | RuntimeException | LinkageError e) {
+        } catch (IOException | RuntimeException | LinkageError e) {
             Log.debug("the worker's warm-up stopped: " + e); // it only saves time: the first thread does it instead
         }
     }
 
-    private static void loadClasses() throws IOException, URISyntaxException {
-        Path jar = Path.of(WorkerWarmUp.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    private static void loadClasses() throws IOException {
+        Path jar = ChildJvm.distJar();
         ClassLoader loader = ClassLoader.getSystemClassLoader();
         try (JarFile file = new JarFile(jar.toFile())) {
             for (Enumeration<JarEntry> entries = file.entries(); entries.hasMoreElements(); ) {

@@ -108,14 +108,17 @@ final class ClusterRun {
     private String awaitWorkers(String coordinator, int count, List<Process> started) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + CLUSTER_READY.toNanos();
         while (System.nanoTime() < deadline) {
-            for (Process process : started) {
-                if (!process.isAlive()) {
-                    return "a node exited before the cluster was ready: " + String.join(" ", process.info().arguments()
-                            .map(List::of).orElse(List.of())) + " with status " + process.exitValue();
+            for (int node = 0; node < started.size(); node++) {
+                if (!started.get(node).isAlive()) {
+                    String name = node == 0 ? "coordinator" : "worker-" + node;
+                    return "the " + name + " exited with status " + started.get(node).exitValue()
+                            + " before the cluster was ready: " + lastLines(Files.readString(log(name, "err")), 3);
                 }
             }
             Process status = start(0, null, "status", List.of("status", "--coordinator", coordinator));
-            if (status.waitFor(60, TimeUnit.SECONDS) && status.exitValue() == 0) {
+            if (!status.waitFor(60, TimeUnit.SECONDS)) {
+                status.destroyForcibly().waitFor();
+            } else if (status.exitValue() == 0) {
                 Matcher alive = ALIVE_WORKER.matcher(Files.readString(log("status", "out")));
                 int found = 0;
                 while (alive.find()) {

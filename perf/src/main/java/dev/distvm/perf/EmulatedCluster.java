@@ -2,6 +2,8 @@ package dev.distvm.perf;
 
 import dev.distvm.transport.ClusterSecret;
 import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -82,17 +84,15 @@ public final class EmulatedCluster {
         EmulatedHosts hosts;
         CpuQuotas quotas;
         try {
-            hosts = EmulatedHosts.create(PREFIX, maxNodes);
-        } catch (IllegalStateException e) {
-            System.err.println("error: " + e.getMessage());
-            System.exit(2);
-            return;
-        }
-        try {
             quotas = CpuQuotas.create(PREFIX, maxNodes, cpu, options.count("--period-us", 5_000));
+            try {
+                hosts = EmulatedHosts.create(PREFIX, maxNodes);
+            } catch (IllegalStateException e) {
+                quotas.close();
+                throw e;
+            }
         } catch (IllegalStateException e) {
-            hosts.close();
-            System.err.println("error: " + e.getMessage());
+            System.err.println("error: " + e.getMessage()); // what is missing: root, ip netns, the cpu controller
             System.exit(2);
             return;
         }
@@ -166,7 +166,8 @@ public final class EmulatedCluster {
                     System.out.printf("%-10s %5d   FAILED: %s%n", links, nodes, failure);
                     continue;
                 }
-                double kernel = median(kernels), whole = median(wholes);
+                double kernel = SampleRuns.median(kernels.stream().mapToDouble(Double::doubleValue).toArray());
+                double whole = SampleRuns.median(wholes.stream().mapToDouble(Double::doubleValue).toArray());
                 if (nodes == 1) {
                     oneKernel = kernel;
                     oneWhole = whole;
@@ -223,13 +224,14 @@ public final class EmulatedCluster {
     /** The SSI samples in the jar (every class of samples.* with a main, but the MPI ones, which run under mpirun). */
     private static List<String> samples(Path jar) throws IOException {
         List<String> mains = new ArrayList<>();
-        try (JarFile file = new JarFile(jar.toFile())) {
+        try (JarFile file = new JarFile(jar.toFile());
+             URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, null)) {
             for (Enumeration<JarEntry> entries = file.entries(); entries.hasMoreElements(); ) {
                 String entry = entries.nextElement().getName();
                 if (entry.startsWith("samples/") && !entry.startsWith("samples/mpi/") && entry.endsWith(".class")
                         && !entry.contains("$")) {
                     String name = entry.substring(0, entry.length() - ".class".length()).replace('/', '.');
-                    if (hasMain(jar, name)) {
+                    if (hasMain(loader, name)) {
                         mains.add(name);
                     }
                 }
@@ -239,10 +241,10 @@ public final class EmulatedCluster {
         return mains;
     }
 
-    private static boolean hasMain(Path jar, String name) throws IOException {
-        try (var loader = new java.net.URLClassLoader(new java.net.URL[] {jar.toUri().toURL()}, null)) {
-            Class<?> type = Class.forName(name, false, loader);
-            type.getMethod("main", String[].class);
+    /** Whether the class declares {@code main}; it is loaded, not initialized. */
+    private static boolean hasMain(ClassLoader loader, String name) {
+        try {
+            Class.forName(name, false, loader).getMethod("main", String[].class);
             return true;
         } catch (ReflectiveOperationException | LinkageError e) {
             return false;
@@ -277,10 +279,5 @@ public final class EmulatedCluster {
         }
         options.fail("--cpu is the CPUs of a node, such as 0.2, not '" + text + "'");
         return 0;
-    }
-
-    private static double median(List<Double> values) {
-        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return sorted[sorted.length / 2];
     }
 }
