@@ -1,5 +1,6 @@
 package dev.distvm.agent;
 
+import dev.distvm.common.ChildJvm;
 import dev.distvm.common.Log;
 import dev.distvm.node.AgentOptions;
 import dev.distvm.node.HomeNode;
@@ -7,7 +8,9 @@ import dev.distvm.node.StartupException;
 import dev.distvm.node.WorkerNode;
 import dev.distvm.objectspace.ObjectSpace;
 import dev.distvm.transport.TransportException;
+import java.io.File;
 import java.lang.instrument.Instrumentation;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 
@@ -37,6 +40,20 @@ public final class Agent {
                 Map.of("java.lang", Set.of(distModule)), Set.of(), Map.of());
     }
 
+    /**
+     * {@code ./dist run} puts dist.jar first on the program's class path, where the start-up
+     * archive needs it (dev.distvm.common.StartupArchive); the program is shown the class path it
+     * was given, as a plain JVM would show it.
+     */
+    private static void showTheProgramItsClassPath() {
+        String classPath = System.getProperty("java.class.path", "");
+        int end = classPath.indexOf(File.pathSeparatorChar);
+        if (end > 0 && Path.of(classPath.substring(0, end)).toAbsolutePath().normalize()
+                .equals(ChildJvm.distJar().normalize())) {
+            System.setProperty("java.class.path", classPath.substring(end + 1));
+        }
+    }
+
     private static void start(String arguments, Instrumentation instrumentation, boolean atStartup) {
         ProtobufUnsafeGuard.install(instrumentation);
         AgentOptions options;
@@ -53,6 +70,7 @@ public final class Agent {
         try {
             ApplicationTransformer.install(instrumentation);
             if (options.role() == AgentOptions.Role.HOME) {
+                showTheProgramItsClassPath();
                 HomeNode.start(options, atStartup ? Thread.currentThread() : null);
             } else {
                 WorkerNode.start(options);

@@ -1,5 +1,6 @@
 package dev.distvm.cli;
 
+import dev.distvm.common.ChildJvm;
 import dev.distvm.coordinator.Coordinator;
 import dev.distvm.coordinator.MembershipSettings;
 import dev.distvm.coordinator.proto.MembershipType;
@@ -12,6 +13,7 @@ import dev.distvm.transport.Endpoint;
 import dev.distvm.transport.TcpAddress;
 import dev.distvm.transport.TransportConfig;
 import dev.distvm.transport.TransportException;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,6 +37,9 @@ public final class Main {
                   The cluster secret comes from DIST_SECRET; without it one is made and printed.
               status --coordinator tcp://HOST:PORT
                   print the nodes of a cluster (DIST_SECRET must hold its secret)
+              archive
+                  write the start-up archive (class-data sharing) of this JDK and dist.jar beside
+                  dist.jar, in cds/; nodes started by ./dist and their workers use it
               mpirun -np N [--threads] [--prefix] [--bind tcp://HOST[:PORT]] -- [java options] (-cp APP Main | -jar app.jar) [args]
                   run an MPI (mpiJava 1.2) program as N ranks; `mpirun --help` for more
             """;
@@ -51,6 +56,10 @@ public final class Main {
             switch (args[0]) {
                 case "coordinator" -> coordinator(new Options(rest, "coordinator", "--bind", "--advertise", "--failure-timeout"));
                 case "status" -> status(new Options(rest, "status", "--coordinator"));
+                case "archive" -> {
+                    new Options(rest, "archive"); // takes none: refuses any, answers --help
+                    archive();
+                }
                 case "mpirun" -> System.exit(MpiRun.run(rest.toArray(String[]::new), System.out, System.err));
                 default -> throw new UsageException("unknown command '" + args[0] + "'");
             }
@@ -86,6 +95,15 @@ public final class Main {
         System.out.flush();
         Runtime.getRuntime().addShutdownHook(new Thread(coordinator::close, "dist-coordinator-shutdown"));
         new CountDownLatch(1).await();
+    }
+
+    private static void archive() throws InterruptedException {
+        try {
+            new StartupArchiveWriter(ChildJvm.distJar(), System.err).write();
+        } catch (IOException e) {
+            System.err.println("dist: could not write the start-up archive: " + e.getMessage());
+            System.exit(1);
+        }
     }
 
     private static void status(Options options) {

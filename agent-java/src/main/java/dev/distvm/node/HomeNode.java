@@ -41,11 +41,12 @@ public final class HomeNode {
     private final AgentOptions options;
     private final NodeRuntime runtime;
     private final Coordinator coordinator;
-    private final List<Process> workers = new ArrayList<>();
+    private final List<Process> workers;
     private final Instant started = Instant.now();
 
-    private HomeNode(AgentOptions options, NodeRuntime runtime, Coordinator coordinator) {
+    private HomeNode(AgentOptions options, NodeRuntime runtime, Coordinator coordinator, List<Process> workers) {
         this.options = options;
+        this.workers = workers;
         this.runtime = runtime;
         this.coordinator = coordinator;
     }
@@ -62,20 +63,21 @@ public final class HomeNode {
             throw new StartupException("joining the coordinator at " + options.join() + " needs its cluster secret: set "
                     + ClusterSecret.ENV + " to the secret the coordinator printed when it started");
         }
-        Coordinator coordinator = null;
-        String coordinatorAddress = options.join();
-        if (coordinatorAddress == null) {
-            TransportConfig config = TransportConfig.loopback(secret).withEncryption(options.encrypt());
-            coordinator = Coordinator.start(Endpoint.open(config),
-                    MembershipSettings.withFailureTimeout(options.failureTimeout()));
-            coordinatorAddress = coordinator.address();
-        }
+        TransportConfig coordinatorConfig = TransportConfig.loopback(secret).withEncryption(options.encrypt());
+        Endpoint.Listening coordinatorPort = options.join() == null ? Endpoint.listen(coordinatorConfig) : null;
+        String coordinatorAddress = coordinatorPort == null ? options.join() : coordinatorPort.address();
+        // First, so that the workers' JVMs start while this one builds its node; if they are faster,
+        // they wait in the coordinator's backlog.
+        List<Process> workers = options.nodes() > 1
+                ? WorkerLauncher.launch(options.nodes() - 1, coordinatorAddress, secret, options) : List.of();
+        Coordinator coordinator = coordinatorPort == null ? null : Coordinator.start(
+                Endpoint.open(coordinatorConfig, coordinatorPort), MembershipSettings.withFailureTimeout(options.failureTimeout()));
         Endpoint endpoint = Endpoint.open(TransportConfig.loopback(secret).withBindAddress(options.bind())
                 .withAdvertisedAddress(options.advertise()).withEncryption(options.encrypt()));
         ClassLoader applicationLoader = ClassLoader.getSystemClassLoader();
         ClassServer.serve(endpoint, applicationLoader);
         NodeRuntime runtime = new NodeRuntime(AgentOptions.Role.HOME, endpoint, applicationLoader, List::of);
-        HomeNode home = new HomeNode(options, runtime, coordinator);
+        HomeNode home = new HomeNode(options, runtime, coordinator, workers);
         Membership membership = Membership.join(endpoint, coordinatorAddress, Role.HOME, new Membership.Listener() {
             @Override
             public void changed(NodeInfo node) {
@@ -104,14 +106,12 @@ public final class HomeNode {
         }
         Runtime.getRuntime().addShutdownHook(new Thread(home::end, "dist-home-shutdown"));
         if (options.nodes() > 1) {
-            home.startWorkers(coordinatorAddress, secret, membership);
+            home.awaitWorkers(membership);
         }
     }
 
-    private void startWorkers(String coordinatorAddress, ClusterSecret secret, Membership membership)
-            throws IOException, InterruptedException {
+    private void awaitWorkers(Membership membership) throws InterruptedException {
         int wanted = options.nodes();
-        workers.addAll(WorkerLauncher.launch(wanted - 1, coordinatorAddress, secret, options));
         long start = System.nanoTime();
         // Checked every second, so that a worker that exits or a lost coordinator is said at once, not after the wait.
         while (!membership.awaitAlive(wanted, Duration.ofSeconds(1))) {

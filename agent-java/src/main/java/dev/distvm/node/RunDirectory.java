@@ -16,7 +16,7 @@ import java.util.stream.Stream;
  * directories whose owner is gone are removed by whoever looks next: the home after it reaped its
  * workers, and every worker as it starts.
  */
-final class RunDirectory {
+public final class RunDirectory {
     static final String PREFIX = "dist-worker-";
     static final String OWNER_FILE = "owner.pid";
 
@@ -58,7 +58,8 @@ final class RunDirectory {
         }
     }
 
-    static void delete(Path root) {
+    /** Removes {@code root} and what it holds, as far as it can (what stays is logged at debug level). */
+    public static void delete(Path root) {
         try (Stream<Path> paths = Files.walk(root)) {
             paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {

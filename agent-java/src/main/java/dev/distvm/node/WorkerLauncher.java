@@ -1,10 +1,10 @@
 package dev.distvm.node;
 
 import dev.distvm.common.ChildJvm;
+import dev.distvm.common.StartupArchive;
 import dev.distvm.transport.ClusterSecret;
 import dev.distvm.transport.TcpAddress;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,6 +24,7 @@ final class WorkerLauncher {
         Path distJar = ChildJvm.distJar();
         List<String> command = new ArrayList<>();
         command.add(ChildJvm.java());
+        StartupArchive.jvmOption(distJar).ifPresent(command::add);
         nativeAgent(distJar).ifPresent(lib -> command.add("-agentpath:" + lib));
         command.add("-javaagent:" + distJar + "=role=worker,join=" + coordinator
                 + ",parent=" + ProcessHandle.current().pid()
@@ -57,9 +58,13 @@ final class WorkerLauncher {
                 + (options.advertise() == null ? "" : ",advertise=" + TcpAddress.withoutPort(options.advertise()));
     }
 
-    /** The native agent this JVM was started with, else the one beside dist.jar, if any. */
+    /**
+     * The native agent this JVM was started with, else the one beside dist.jar, if any. (The
+     * command line from /proc: the management beans that also tell it cost tens of milliseconds
+     * of start-up.)
+     */
     private static Optional<String> nativeAgent(Path distJar) {
-        for (String argument : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+        for (String argument : ProcessHandle.current().info().arguments().orElse(new String[0])) {
             if (argument.startsWith("-agentpath:") && argument.contains("distjvmti")) {
                 return Optional.of(argument.substring("-agentpath:".length()));
             }

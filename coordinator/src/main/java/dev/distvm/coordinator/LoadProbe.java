@@ -6,12 +6,20 @@ import java.lang.management.MemoryUsage;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 
-/** Measures this JVM's load for the heartbeat: CPU use, runnable threads, heap. */
+/**
+ * Measures this JVM's load for the heartbeat: CPU use, runnable threads, heap. The management
+ * beans are made at the first sample, on the heartbeat's thread: making them costs tens of
+ * milliseconds that a node's start-up does not wait for.
+ */
 public final class LoadProbe {
-    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    private final java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+    private ThreadMXBean threads;
+    private java.lang.management.OperatingSystemMXBean os;
 
-    public Load sample() {
+    public synchronized Load sample() {
+        if (threads == null) {
+            threads = ManagementFactory.getThreadMXBean();
+            os = ManagementFactory.getOperatingSystemMXBean();
+        }
         MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
         return Load.newBuilder()
                 .setCpu(processCpu())

@@ -45,35 +45,72 @@ public final class Endpoint implements AutoCloseable {
     private final OutboundConnections outbound;
     private volatile boolean open = true;
 
-    private Endpoint(TransportConfig config) throws IOException {
+    private Endpoint(TransportConfig config, Listening listening) throws IOException {
         this.config = config;
-        ServerSocketChannel listener = ServerSocketChannel.open();
-        listener.bind(socketAddress(config.bindAddress()));
-        InetSocketAddress bound = (InetSocketAddress) listener.getLocalAddress();
-        try {
-            this.address = TcpAddress.advertised(config.bindAddress(), bound, config.advertisedAddress());
-        } catch (RuntimeException e) {
-            listener.close();
-            throw e;
-        }
+        this.address = listening.address();
+        InetSocketAddress bound = listening.bound();
         // Off loopback, traffic crosses a network: every connection is encrypted, whatever the peer asks.
         this.encrypted = config.encrypt() || !bound.getAddress().isLoopbackAddress();
         this.frames = new EnvelopeFrames(config);
         this.pending = new PendingRequests(address);
         this.responder = new Responder(frames, counters);
-        this.receivers = new Receivers(listener, address, config, encrypted, counters, new InboundChecks(), responder,
-                pending);
+        this.receivers = new Receivers(listening.channel(), address, config, encrypted, counters, new InboundChecks(),
+                responder, pending);
         this.outbound = new OutboundConnections(config, encrypted, receivers, pending);
         receivers.start();
     }
 
-    /** Binds a new endpoint and starts accepting connections. */
-    public static Endpoint open(TransportConfig config) {
+    /**
+     * A socket bound to an endpoint's address and the address it will advertise, before the
+     * endpoint exists: peers that connect meanwhile wait in the kernel's backlog. It lets a node
+     * start others that need its address before it has built the rest of itself.
+     */
+    public record Listening(ServerSocketChannel channel, String address) {
+        InetSocketAddress bound() throws IOException {
+            return (InetSocketAddress) channel.getLocalAddress();
+        }
+    }
+
+    /** Binds {@code config}'s address; {@link #open(TransportConfig, Listening)} makes the endpoint. */
+    public static Listening listen(TransportConfig config) {
+        ServerSocketChannel listener = null;
         try {
-            return new Endpoint(config);
-        } catch (IOException e) {
+            listener = ServerSocketChannel.open();
+            listener.bind(socketAddress(config.bindAddress()));
+            return new Listening(listener, TcpAddress.advertised(config.bindAddress(),
+                    (InetSocketAddress) listener.getLocalAddress(), config.advertisedAddress()));
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(listener);
+            if (e instanceof TransportException | e instanceof IllegalArgumentException) {
+                throw (RuntimeException) e;
+            }
             throw new TransportException("cannot listen on " + config.bindAddress() + ": " + e.getMessage()
                     + " (is the port in use? give another address, or port 0 for a free one)", e);
+        }
+    }
+
+    /** Binds a new endpoint and starts accepting connections. */
+    public static Endpoint open(TransportConfig config) {
+        return open(config, listen(config));
+    }
+
+    /** Starts accepting connections on a socket {@link #listen} bound for {@code config}. */
+    public static Endpoint open(TransportConfig config, Listening listening) {
+        try {
+            return new Endpoint(config, listening);
+        } catch (IOException e) {
+            closeQuietly(listening.channel());
+            throw new TransportException("cannot serve " + listening.address() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void closeQuietly(ServerSocketChannel listener) {
+        if (listener != null) {
+            try {
+                listener.close();
+            } catch (IOException e) {
+                // it was never in use
+            }
         }
     }
 
