@@ -52,7 +52,8 @@ final class StartupArchiveWriter {
             Path list = work.resolve("classes.txt");
             Files.write(list, classes);
             Path written = work.resolve("dist.jsa");
-            run(List.of(ChildJvm.java(), "-Xshare:dump", "-XX:SharedClassListFile=" + list,
+            // The module graph of a JVM with a Java agent, which the archive then holds as it is.
+            run(List.of(ChildJvm.java(), "-Xshare:dump", "--add-modules=java.instrument", "-XX:SharedClassListFile=" + list,
                     "-XX:SharedArchiveFile=" + written, "-cp", distJar.toString()), work.resolve("dump.log"), Map.of());
             if (!Files.isRegularFile(written)) {
                 throw new IOException("the JDK wrote no archive; its output: " + tail(work.resolve("dump.log")));

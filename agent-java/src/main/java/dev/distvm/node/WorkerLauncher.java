@@ -24,7 +24,7 @@ final class WorkerLauncher {
         Path distJar = ChildJvm.distJar();
         List<String> command = new ArrayList<>();
         command.add(ChildJvm.java());
-        StartupArchive.jvmOption(distJar).ifPresent(command::add);
+        command.addAll(StartupArchive.jvmOptions(distJar));
         nativeAgent(distJar).ifPresent(lib -> command.add("-agentpath:" + lib));
         command.add("-javaagent:" + distJar + "=role=worker,join=" + coordinator
                 + ",parent=" + ProcessHandle.current().pid()

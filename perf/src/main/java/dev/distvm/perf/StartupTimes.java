@@ -62,9 +62,9 @@ public final class StartupTimes {
             commands.put("./dist run --nodes " + n.trim(), List.of(dist.toString(), "run", "--nodes", n.trim(), "--",
                     "-cp", probe, PROBE));
         }
-        System.out.printf("start-up archive for this JDK: %s%n", StartupArchive.jvmOption(distJar)
-                .map(option -> "present (" + StartupArchive.of(distJar).getFileName() + ")")
-                .orElse("absent (./dist build writes it); ./dist runs start without it"));
+        System.out.printf("start-up archive for this JDK: %s%n", StartupArchive.jvmOptions(distJar).isEmpty()
+                ? "absent (./dist build writes it); ./dist runs start without it"
+                : "present (" + StartupArchive.of(distJar).getFileName() + ")");
 
         Map<String, double[][]> times = new LinkedHashMap<>();
         commands.keySet().forEach(name -> times.put(name, new double[2][repeats]));

@@ -43,11 +43,13 @@ class StartupArchiveIT {
         }
         Path archive = StartupArchive.of(distJar);
         assertTrue(Files.isRegularFile(archive), "no archive at " + archive);
-        String option = StartupArchive.jvmOption(distJar).orElseThrow();
+        List<String> archiveOptions = StartupArchive.jvmOptions(distJar);
+        assertEquals(2, archiveOptions.size(), "the archive is not taken: " + archiveOptions);
 
         Path logs = Files.createDirectories(temp.resolve("logs"));
         List<String> expected = Jvm.plainStdout(SAMPLES.toString(), PI);
-        List<String> arguments = new ArrayList<>(List.of(option, "-agentpath:" + build.resolve("libdistjvmti.so"),
+        List<String> arguments = new ArrayList<>(archiveOptions);
+        arguments.addAll(List.of("-agentpath:" + build.resolve("libdistjvmti.so"),
                 "-javaagent:" + distJar + "=nodes=2", "-cp", distJar + File.pathSeparator + samples));
         arguments.addAll(PI);
         // Each JVM, the worker too (it inherits the environment), logs where its classes came from.

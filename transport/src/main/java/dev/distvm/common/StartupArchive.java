@@ -3,7 +3,7 @@ package dev.distvm.common;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Optional;
+import java.util.List;
 
 /**
  * Where the class-data-sharing archive of dist's start-up classes is, and the JVM option that uses
@@ -12,8 +12,9 @@ import java.util.Optional;
  * third off its start-up. It is only valid for the JDK that wrote it and for the dist.jar it was
  * written from, and a JVM given an archive that does not match ignores every archive, the JDK's
  * own included, so it is named after the JDK and used only when it is newer than dist.jar. The
- * {@code dist} script names it the same way ({@code start_up_archive}) and writes it
- * ({@code dist archive}).
+ * {@code dist} script names and uses it the same way ({@code start_up_archive}) and writes it
+ * ({@code dist archive}). It is written for JVMs with a Java agent ({@code java.instrument} among
+ * their modules, as {@code -javaagent} adds it): only dist's nodes use it.
  */
 public final class StartupArchive {
     private StartupArchive() {}
@@ -25,19 +26,21 @@ public final class StartupArchive {
     }
 
     /**
-     * The option that makes a JVM of this JDK use the archive, for a JVM whose class path begins
-     * with {@code distJar} (the archive's classes come from there); empty when there is no archive
-     * written from this dist.jar.
+     * The options that make a JVM of this JDK with dist's Java agent use the archive, for a JVM
+     * whose class path begins with {@code distJar} (the archive's classes come from there); none
+     * when there is no archive written from this dist.jar. The archive's messages are off: some
+     * JDKs print them on standard output, which is the program's, and an archive that cannot be
+     * used only costs start-up time.
      */
-    public static Optional<String> jvmOption(Path distJar) {
+    public static List<String> jvmOptions(Path distJar) {
         Path archive = of(distJar);
         try {
             if (Files.getLastModifiedTime(archive).compareTo(Files.getLastModifiedTime(distJar)) >= 0) {
-                return Optional.of("-XX:SharedArchiveFile=" + archive);
+                return List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds*=off");
             }
         } catch (IOException e) {
             // no archive (or no readable jar): start without one
         }
-        return Optional.empty();
+        return List.of();
     }
 }
