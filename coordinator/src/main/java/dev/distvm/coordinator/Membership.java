@@ -72,6 +72,8 @@ public final class Membership implements AutoCloseable {
     private volatile MembershipSettings settings;
     private volatile PeerWatch peerWatch;
     private volatile boolean lost;
+    /** Set as this node starts to leave: a heartbeat or ping answered after the leave is refused, which is no expulsion. */
+    private volatile boolean leaving;
     private volatile boolean coordinatorAnswering = true;
 
     private Membership(Endpoint endpoint, String coordinator, JoinRequest request, Listener listener) {
@@ -347,6 +349,10 @@ public final class Membership implements AutoCloseable {
     }
 
     private void lose(String reason) {
+        if (leaving) {
+            Log.debug("node " + nodeId + " is leaving; ignored: " + reason);
+            return;
+        }
         if (!lost) {
             lost = true;
             synchronized (nodes) {
@@ -358,6 +364,7 @@ public final class Membership implements AutoCloseable {
 
     /** Leaves the cluster politely; a coordinator that does not answer is not waited for long. */
     public void leave() {
+        leaving = true;
         stopHeartbeats();
         if (lost) {
             return;
