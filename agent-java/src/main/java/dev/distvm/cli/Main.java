@@ -5,6 +5,7 @@ import dev.distvm.coordinator.Coordinator;
 import dev.distvm.coordinator.MembershipSettings;
 import dev.distvm.coordinator.proto.MembershipType;
 import dev.distvm.coordinator.proto.NodeInfo;
+import dev.distvm.coordinator.proto.NodeState;
 import dev.distvm.coordinator.proto.NodeTable;
 import dev.distvm.coordinator.proto.StatusRequest;
 import dev.distvm.mpi.launch.MpiRun;
@@ -177,17 +178,26 @@ public final class Main {
         private StatusTable() {}
 
         static String format(NodeTable table) {
-            StringBuilder out = new StringBuilder(String.format("%-4s %-7s %-6s %-8s %-24s %6s %8s %14s %9s%n",
+            StringBuilder out = new StringBuilder(String.format("%-4s %-7s %-7s %-8s %-24s %6s %8s %14s %9s%n",
                     "ID", "ROLE", "STATE", "PID", "ADDRESS", "CPU", "RUNNABLE", "HEAP", "UPTIME"));
+            StringBuilder suspects = new StringBuilder();
             for (NodeInfo node : table.getNodesList()) {
                 long uptime = Math.max(0, table.getNowMillis() - node.getJoinedAtMillis()) / 1000;
-                out.append(String.format("%-4d %-7s %-6s %-8d %-24s %5.0f%% %8d %6d/%-6dM %8ds%n",
-                        node.getId(), node.getRole().name().toLowerCase(), node.getState().name().toLowerCase(),
+                Long silentMillis = node.getState() == NodeState.ALIVE
+                        ? table.getSuspectedSilentMillisMap().get(node.getId()) : null;
+                out.append(String.format("%-4d %-7s %-7s %-8d %-24s %5.0f%% %8d %6d/%-6dM %8ds%n",
+                        node.getId(), node.getRole().name().toLowerCase(),
+                        silentMillis != null ? "suspect" : node.getState().name().toLowerCase(),
                         node.getPid(), node.getAddress(), node.getLoad().getCpu() * 100,
                         node.getLoad().getRunnableThreads(), node.getLoad().getHeapUsed() >> 20,
                         node.getLoad().getHeapMax() >> 20, uptime));
+                if (silentMillis != null) {
+                    suspects.append(String.format("node %d is suspected: silent for %.1f s; it is declared dead when"
+                                    + " its death is certain, or after %.1f s of silence, unless it is heard from%n",
+                            node.getId(), silentMillis / 1000.0, table.getFailureTimeoutMillis() / 1000.0));
+                }
             }
-            return out.toString();
+            return out.append(suspects).toString();
         }
     }
 }

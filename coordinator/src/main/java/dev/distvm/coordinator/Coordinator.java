@@ -141,6 +141,8 @@ public final class Coordinator implements AutoCloseable {
                 .setCoordinatorStartedMillis(startedMillis)
                 .setNowMillis(System.currentTimeMillis())
                 .setTableVersion(table.version())
+                .putAllSuspectedSilentMillis(detector.suspicions(System.nanoTime()))
+                .setFailureTimeoutMillis(settings.failureTimeout().toMillis())
                 .build();
     }
 

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Suspect, then confirm. Each watched node's heartbeats feed a {@link PhiAccrual}; when its phi
@@ -104,6 +105,17 @@ final class FailureDetector {
             deaths.removeIf(death -> watched.remove(death.node().getId()) == null); // heard of or forgotten meanwhile
         }
         return deaths;
+    }
+
+    /** The nodes suspected at the last check and not heard from since, with how long each has been silent (ms). */
+    synchronized Map<Integer, Long> suspicions(long nowNanos) {
+        Map<Integer, Long> silences = new TreeMap<>();
+        watched.forEach((id, node) -> {
+            if (node.suspected) {
+                silences.put(id, node.arrivals.silenceNanos(nowNanos) / 1_000_000);
+            }
+        });
+        return silences;
     }
 
     private synchronized List<Watched> suspects(long nowNanos) {

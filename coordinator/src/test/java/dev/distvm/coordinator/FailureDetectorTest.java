@@ -11,6 +11,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -73,6 +74,21 @@ class FailureDetectorTest {
         List<FailureDetector.Death> deaths = checkEveryPeriod(detector, 29_900 * MS + CHECK, 30_200 * MS);
 
         assertOneDeathBecause("past the failure timeout of 30000 ms", deaths);
+    }
+
+    @Test
+    void aSuspectIsShownWithItsSilenceUntilItIsHeardFrom() {
+        FailureDetector detector = new FailureDetector(SETTINGS, "test", 0);
+        detector.watch(node(1, listening.getLocalPort(), 0), 0);
+        detector.watch(node(2, listening.getLocalPort(), 0), 0);
+        for (long t = CHECK; t <= 5_000 * MS; t += CHECK) {
+            detector.heard(2, t); // node 2 beats, node 1 has gone quiet
+            detector.check(t);
+        }
+
+        assertEquals(Map.of(1, 5_000L), detector.suspicions(5_000 * MS), "node 1 silent for 5 s");
+        detector.heard(1, 5_100 * MS);
+        assertEquals(Map.of(), detector.suspicions(5_100 * MS));
     }
 
     @Test

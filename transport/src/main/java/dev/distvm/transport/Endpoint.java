@@ -79,13 +79,13 @@ public final class Endpoint implements AutoCloseable {
             listener.bind(socketAddress(config.bindAddress()));
             return new Listening(listener, TcpAddress.advertised(config.bindAddress(),
                     (InetSocketAddress) listener.getLocalAddress(), config.advertisedAddress()));
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             closeQuietly(listener);
-            if (e instanceof TransportException | e instanceof IllegalArgumentException) {
-                throw (RuntimeException) e;
-            }
             throw new TransportException("cannot listen on " + config.bindAddress() + ": " + e.getMessage()
                     + " (is the port in use? give another address, or port 0 for a free one)", e);
+        } catch (RuntimeException e) {
+            closeQuietly(listener); // a malformed or unadvertisable address: its message says which
+            throw e;
         }
     }
 
