@@ -21,7 +21,8 @@ done
   samples.bin.BoundedBuffer samples.tsp.Tsp samples.linkedlist.LinkedListBuild
   samples.phases.TwoPhase samples.barrier.TournamentBarrier samples.sor.PipelinedSor samples.lu.LuFact
   samples.sync.SyncMethods samples.sync.SyncBlocks samples.forkjoin.ShortThreads samples.crowd.CrowdedCounter
-  samples.handlers.UncaughtHandlers samples.mainshare.MainShare)
+  samples.handlers.UncaughtHandlers samples.mainshare.MainShare
+  samples.spmv.SparseMatVec samples.series.FourierSeries samples.crypt.Crypt samples.montecarlo.MonteCarlo)
 "$ROOT/dist" build >/dev/null
 JAR="$ROOT/build/samples.jar"
 WORK="$(mktemp -d)"

@@ -174,4 +174,38 @@ class SamplesDeterminismTest {
         assertEquals("pi with " + threads + " threads and 100000 intervals: 3.141592653598\nerror: " + error + "\n",
                 run(samples.pi.Pi::main, threads, "100000"));
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1", "3"})
+    void sparseMatVec(String threads) throws Exception {
+        assertEquals("y = A x, 4000 rows, 40000 nonzeros, 20 times: sum 2.5884224200e+03, y[0] 3.3126480000e+01,"
+                        + " y[3999] 7.7260400000e+00\n",
+                run(samples.spmv.SparseMatVec::main, threads, "4000", "10", "20"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1", "3"})
+    void fourierSeries(String threads) throws Exception {
+        assertEquals("200 coefficients of (x+1)^x on [0,2], 200 steps each\n"
+                        + "a_0 2.881984335 b_0 0.000000000\n"
+                        + "a_1 1.134167997 b_1 -1.881880826\n"
+                        + "a_2 0.362352891 b_2 -1.164387511\n"
+                        + "a_3 0.170449536 b_3 -0.814080921\n"
+                        + "a_199 1.134167997e+00 b_199 1.881880826e+00\n",
+                run(samples.series.FourierSeries::main, threads, "200", "200"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1", "3"})
+    void crypt(String threads) throws Exception {
+        assertEquals("XTEA over 400000 bytes and back: round trip exact, ciphertext CRC-32 47737210\n",
+                run(samples.crypt.Crypt::main, threads, "400000"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1", "3"})
+    void monteCarlo(String threads) throws Exception {
+        assertEquals("500 paths of 500 steps: mean final price 103.50741700, spread 25.16670375\n",
+                run(samples.montecarlo.MonteCarlo::main, threads, "500", "500"));
+    }
 }

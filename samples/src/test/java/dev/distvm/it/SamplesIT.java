@@ -40,7 +40,11 @@ class SamplesIT {
                 List.of("samples.lu.LuFact", "4", "60"),
                 List.of("samples.sync.SyncMethods", "4", "2000"),
                 List.of("samples.sync.SyncBlocks", "4", "2000"),
-                List.of("samples.mainshare.MainShare", "4", "2000000"));
+                List.of("samples.mainshare.MainShare", "4", "2000000"),
+                List.of("samples.spmv.SparseMatVec", "4", "20000", "10", "20"),
+                List.of("samples.series.FourierSeries", "4", "400", "400"),
+                List.of("samples.crypt.Crypt", "4", "2000000"),
+                List.of("samples.montecarlo.MonteCarlo", "4", "2000", "500"));
         // Where a thread that lives for microseconds, or one whose end runs an uncaught-exception
         // handler, is best run is the placement policy's choice (keeping it home is correct); what
         // these programs print must not depend on it, so only their output is checked.
