@@ -58,7 +58,7 @@ public final class Main {
                 case "coordinator" -> coordinator(new Options(rest, "coordinator", "--bind", "--advertise", "--failure-timeout"));
                 case "status" -> status(new Options(rest, "status", "--coordinator"));
                 case "archive" -> {
-                    new Options(rest, "archive"); // takes none: refuses any, answers --help
+                    new Options(rest, "archive"); // refuses any option, answers --help
                     archive();
                 }
                 case "mpirun" -> System.exit(MpiRun.run(rest.toArray(String[]::new), System.out, System.err));
@@ -139,7 +139,8 @@ public final class Main {
                     System.exit(0);
                 }
                 if (!valid.contains(key)) {
-                    throw new UsageException(command + ": unknown option '" + key + "' (valid: " + String.join(", ", valid) + ")");
+                    throw new UsageException(command + ": unknown option '" + key + "' ("
+                            + (valid.isEmpty() ? "it takes none" : "valid: " + String.join(", ", valid)) + ")");
                 }
                 if (i + 1 >= args.size()) {
                     throw new UsageException(command + ": " + key + " needs a value");

@@ -3,6 +3,7 @@ package dev.distvm.cli;
 import dev.distvm.common.ChildJvm;
 import dev.distvm.common.StartupArchive;
 import dev.distvm.node.RunDirectory;
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -24,7 +25,8 @@ import java.util.stream.Stream;
  */
 final class StartupArchiveWriter {
     private static final long TRAINING_TIMEOUT_SECONDS = 300;
-    private static final String TRAINING_MAIN = "samples.pi.Pi";
+    /** The pi sample, 2 threads, a short kernel: enough for a home and a worker to load what they start with. */
+    private static final List<String> TRAINING = List.of("samples.pi.Pi", "2", "2000000");
 
     private final Path distJar;
     private final PrintStream progress;
@@ -73,8 +75,8 @@ final class StartupArchiveWriter {
         if (Files.isRegularFile(nativeAgent)) {
             command.add("-agentpath:" + nativeAgent);
         }
-        command.addAll(List.of("-javaagent:" + distJar + "=nodes=2", "-cp", distJar + java.io.File.pathSeparator + samples,
-                TRAINING_MAIN, "2", "2000000"));
+        command.addAll(List.of("-javaagent:" + distJar + "=nodes=2", "-cp", distJar + File.pathSeparator + samples));
+        command.addAll(TRAINING);
         // The home's and the worker's class loading alike: the worker inherits the environment.
         String logging = "-Xlog:class+load=info:file=" + work.resolve("loaded-%p.log") + ":none";
         run(command, work.resolve("training.log"), Map.of("JAVA_TOOL_OPTIONS", logging));
@@ -116,7 +118,8 @@ final class StartupArchiveWriter {
         if (!process.waitFor(TRAINING_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
-            throw new IOException(command.get(1) + "... did not end within " + TRAINING_TIMEOUT_SECONDS + " s");
+            throw new IOException("`" + String.join(" ", command) + "` did not end within " + TRAINING_TIMEOUT_SECONDS
+                    + " s; its output: " + tail(log));
         }
         if (process.exitValue() != 0) {
             throw new IOException("`" + String.join(" ", command) + "` exited with status " + process.exitValue()

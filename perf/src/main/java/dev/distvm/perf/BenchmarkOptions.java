@@ -71,6 +71,23 @@ final class BenchmarkOptions {
         return otherwise;
     }
 
+    /** A comma-separated list of positive whole numbers, such as {@code 1,2,4}. */
+    List<Integer> counts(String name, String otherwise) {
+        String text = values.getOrDefault(name, otherwise);
+        List<Integer> counts = new ArrayList<>();
+        try {
+            for (String count : text.split(",")) {
+                counts.add(Integer.parseInt(count.strip()));
+            }
+        } catch (NumberFormatException e) {
+            fail(name + " is a list of whole numbers such as " + otherwise + ", not '" + text + "'");
+        }
+        if (counts.stream().anyMatch(n -> n < 1)) {
+            fail(name + " counts from 1, not '" + text + "'");
+        }
+        return counts;
+    }
+
     boolean flag(String name) {
         return flags.contains(name);
     }

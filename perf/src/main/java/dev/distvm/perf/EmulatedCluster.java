@@ -252,17 +252,10 @@ public final class EmulatedCluster {
     }
 
     private static List<Integer> nodeCounts(BenchmarkOptions options) {
-        List<Integer> counts = new ArrayList<>();
-        String text = options.value("--nodes", "1,2,4,8");
-        try {
-            for (String count : text.split(",")) {
-                counts.add(Integer.parseInt(count.strip()));
-            }
-        } catch (NumberFormatException e) {
-            options.fail("--nodes is a list of node counts such as 1,2,4,8, not '" + text + "'");
-        }
-        if (counts.get(0) != 1 || counts.stream().anyMatch(n -> n < 1 || n > 64)) {
-            options.fail("--nodes starts with 1 (speedups are against 1 node) and counts 1 to 64 nodes, not '" + text + "'");
+        List<Integer> counts = options.counts("--nodes", "1,2,4,8");
+        if (counts.get(0) != 1 || counts.stream().anyMatch(n -> n > 64)) {
+            options.fail("--nodes starts with 1 (speedups are against 1 node) and counts 1 to 64 nodes, not "
+                    + counts);
         }
         return counts;
     }

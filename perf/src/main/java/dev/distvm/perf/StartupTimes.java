@@ -6,7 +6,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +32,7 @@ import perfapp.NoOpAgent;
 public final class StartupTimes {
     private static final String USAGE = "usage: StartupTimes [--build DIR] [--dist PATH] [--repeats N] [--nodes 1,2,4]";
     private static final String PROBE = "perfapp.ReadyProbe";
+    private static final String PLAIN = "plain java";
     private static final double ONE_NODE_TARGET = 1.5;
     private static final long FOUR_NODES_TARGET_MILLIS = 500;
 
@@ -49,17 +49,16 @@ public final class StartupTimes {
         Path distJar = build.resolve("dist.jar");
 
         Map<String, List<String>> commands = new LinkedHashMap<>();
-        commands.put("plain java", List.of(java, "-cp", probe, PROBE));
+        commands.put(PLAIN, List.of(java, "-cp", probe, PROBE));
         String noOpAgent = noOpAgentJar().toString();
         commands.put("floor: a no-op -javaagent", List.of(java, "-javaagent:" + noOpAgent, "-cp", probe, PROBE));
         commands.put("floor: no-op agent + native agent", List.of(java, "-agentpath:" + build.resolve("libdistjvmti.so"),
                 "-javaagent:" + noOpAgent, "-cp", probe, PROBE));
         commands.put("java -javaagent (bare, 1 node)", List.of(java, "-agentpath:" + build.resolve("libdistjvmti.so"),
                 "-javaagent:" + distJar + "=nodes=1", "-cp", probe, PROBE));
-        List<Integer> nodeCounts = new ArrayList<>();
-        for (String n : options.value("--nodes", "1,2,4").split(",")) {
-            nodeCounts.add(Integer.parseInt(n.trim()));
-            commands.put("./dist run --nodes " + n.trim(), List.of(dist.toString(), "run", "--nodes", n.trim(), "--",
+        List<Integer> nodeCounts = options.counts("--nodes", "1,2,4");
+        for (int n : nodeCounts) {
+            commands.put("./dist run --nodes " + n, List.of(dist.toString(), "run", "--nodes", String.valueOf(n), "--",
                     "-cp", probe, PROBE));
         }
         System.out.printf("start-up archive for this JDK: %s%n", StartupArchive.jvmOptions(distJar).isEmpty()
@@ -77,8 +76,8 @@ public final class StartupTimes {
             System.err.printf("round %d of %d done%n", round + 1, repeats);
         }
 
-        double plainReady = SampleRuns.median(times.get("plain java")[0]);
-        double plainWhole = SampleRuns.median(times.get("plain java")[1]);
+        double plainReady = SampleRuns.median(times.get(PLAIN)[0]);
+        double plainWhole = SampleRuns.median(times.get(PLAIN)[1]);
         System.out.printf("%-34s %9s %8s %9s %8s%n", "medians of " + repeats, "ready ms", "x plain", "whole ms", "x plain");
         times.forEach((name, t) -> {
             double ready = SampleRuns.median(t[0]);
