@@ -38,6 +38,17 @@ public final class SsiCosts {
         int value;
     }
 
+    /**
+     * What the release costs are timed on: a small object, and a 1 MB array that the probe makes
+     * (and so shares) only after it timed the small object's releases without it; a volatile write
+     * releases.
+     */
+    static final class Releases {
+        final Cell small = new Cell();
+        long[] large;
+        volatile int released;
+    }
+
     /** Where the home publishes: a new cell, then its number, so a reader who sees the number sees the cell. */
     static final class Board {
         Cell cell = new Cell();
@@ -85,18 +96,20 @@ public final class SsiCosts {
             return;
         }
         Board board = new Board();
-        double[] results = new double[6];
-        Thread probe = new Thread(() -> probe(shared, board, results), "probe");
+        Releases releases = new Releases();
+        double[] results = new double[9];
+        Thread probe = new Thread(() -> probe(shared, board, releases, results), "probe");
         probe.start();
         board.serve(); // main publishes: it runs at the home whatever the placement
         probe.join();
         System.out.printf("copy_read_ns %.3f%nworker_local_read_ns %.3f%nfault_us %.1f%nfaults %.0f%n"
-                + "empty_refresh_us %.1f%nmonitor_us %.1f%n",
-                results[0], results[1], results[2], results[3], results[4], results[5]);
+                + "empty_refresh_us %.1f%nmonitor_us %.1f%nrelease_small_us %.2f%nrelease_array_us %.2f%n"
+                + "release_small_beside_array_us %.2f%n",
+                results[0], results[1], results[2], results[3], results[4], results[5], results[6], results[7], results[8]);
     }
 
     /** Runs on the worker: fills {@code results} in the order main prints them. */
-    private static void probe(Cell[] shared, Board board, double[] results) {
+    private static void probe(Cell[] shared, Board board, Releases releases, double[] results) {
         Cell[] own = cells();
         double[] copyReads = new double[ROUNDS];
         double[] ownReads = new double[ROUNDS];
@@ -122,6 +135,21 @@ public final class SsiCosts {
             sum += monitorRound(shared[1]);
         }
         results[5] = (System.nanoTime() - start) / 1e3 / REMOTE_OPERATIONS;
+        double[] smallReleases = new double[ROUNDS];
+        double[] arrayReleases = new double[ROUNDS];
+        double[] smallBesideArray = new double[ROUNDS];
+        for (int r = 0; r < ROUNDS; r++) { // medians kept: a send's cost is bimodal here
+            smallReleases[r] = releaseMicros(releases, false);
+        }
+        releases.large = new long[1 << 17];
+        releases.released = -1; // shares the array
+        for (int r = 0; r < ROUNDS; r++) {
+            arrayReleases[r] = releaseMicros(releases, true);
+            smallBesideArray[r] = releaseMicros(releases, false);
+        }
+        results[6] = median(smallReleases);
+        results[7] = median(arrayReleases);
+        results[8] = median(smallBesideArray);
         if (sum == 42) {
             System.out.println(); // keeps sum alive
         }
@@ -150,6 +178,26 @@ public final class SsiCosts {
             }
         }
         return nanos / 1e3 / count;
+    }
+
+    /**
+     * Microseconds per release (a volatile write of a copy, sent one way) after writing one field of
+     * a small object, or one element of the 1 MB array: untimed rounds first, then the mean of timed ones.
+     */
+    private static double releaseMicros(Releases releases, boolean arrayElement) {
+        long start = 0;
+        for (int i = 0; i < WARM_UP_MONITOR_ROUNDS + REMOTE_OPERATIONS; i++) {
+            if (i == WARM_UP_MONITOR_ROUNDS) {
+                start = System.nanoTime();
+            }
+            if (arrayElement) {
+                releases.large[(i * 4099) & (releases.large.length - 1)] = i;
+            } else {
+                releases.small.value = i;
+            }
+            releases.released = i;
+        }
+        return (System.nanoTime() - start) / 1e3 / REMOTE_OPERATIONS;
     }
 
     private static int monitorRound(Cell cell) {

@@ -370,4 +370,109 @@ final class Cases {
         return seen[0] == hash && seen[1] == identity ? null
                 : "the thread saw " + seen[0] + "/" + seen[1] + ", main " + hash + "/" + identity;
     }
+
+    /** Every thread writes every THREADS-th element of one small array: one chunk, written by every node. */
+    static String oneChunkManyWriters() throws InterruptedException {
+        int[] cells = new int[THREADS * 64];
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(() -> {
+                for (int e = mine; e < cells.length; e += THREADS) {
+                    cells[e] = e * 3 + 1;
+                }
+            }, "interleaved-" + i);
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (int e = 0; e < cells.length; e++) {
+            if (cells[e] != e * 3 + 1) {
+                return "element " + e + " is " + cells[e];
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A large array that main writes after it became shared, one element per thread far apart,
+     * handed over under a lock: each thread must see main's element and main every thread's.
+     */
+    static String largeArrayFewElements() throws InterruptedException {
+        long[] large = new long[1 << 17]; // 1 MB
+        Object lock = new Object();
+        boolean[] go = new boolean[1];
+        long[] seen = new long[THREADS];
+        Thread[] threads = new Thread[THREADS];
+        int stride = large.length / THREADS;
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(() -> {
+                synchronized (lock) {
+                    while (!go[0]) {
+                        try {
+                            lock.wait();
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                    seen[mine] = large[mine * stride + 1];
+                }
+                large[mine * stride + 2] = 1000L + mine;
+            }, "large-" + i);
+            threads[i].start();
+        }
+        synchronized (lock) {
+            for (int i = 0; i < THREADS; i++) {
+                large[i * stride + 1] = 500L + i;
+            }
+            go[0] = true;
+            lock.notifyAll();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (int i = 0; i < THREADS; i++) {
+            if (seen[i] != 500L + i) {
+                return "thread " + i + " saw " + seen[i] + " where main wrote " + (500L + i);
+            }
+            if (large[i * stride + 2] != 1000L + i) {
+                return "main saw " + large[i * stride + 2] + " where thread " + i + " wrote " + (1000L + i);
+            }
+        }
+        return null;
+    }
+
+    /** Threads write their parts of shared arrays through JDK code: Arrays.fill, System.arraycopy, a wrapping buffer. */
+    static String arraysWrittenByJdkCode() throws InterruptedException {
+        int part = 3000;
+        int[] filled = new int[THREADS * part];
+        int[] copied = new int[THREADS * part];
+        byte[] wrapped = new byte[THREADS * 8];
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(() -> {
+                java.util.Arrays.fill(filled, mine * part, (mine + 1) * part, mine + 1);
+                int[] source = new int[part];
+                java.util.Arrays.fill(source, 10 * (mine + 1));
+                System.arraycopy(source, 0, copied, mine * part, part);
+                java.nio.ByteBuffer.wrap(wrapped).putLong(mine * 8, 77L + mine);
+            }, "jdk-writer-" + i);
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        java.nio.ByteBuffer read = java.nio.ByteBuffer.wrap(wrapped);
+        for (int i = 0; i < THREADS; i++) {
+            if (filled[i * part + part - 1] != i + 1 || copied[i * part + part - 1] != 10 * (i + 1)
+                    || read.getLong(i * 8) != 77L + i) {
+                return "part " + i + ": filled " + filled[i * part + part - 1] + ", copied " + copied[i * part + part - 1]
+                        + ", wrapped " + read.getLong(i * 8);
+            }
+        }
+        return null;
+    }
 }

@@ -58,6 +58,7 @@ final class ApplicationTransformer implements ClassFileTransformer {
     /** The class file as the program runs it: rewritten with the classes {@code loader} sees as its hierarchy. */
     static byte[] rewrite(ClassLoader loader, byte[] bytes) {
         ClassHierarchy hierarchy = new ClassHierarchy(loader);
-        return new ClassRewriter(RuntimeHooks.OWNER, APPLICATION, hierarchy, hierarchy::isThread).rewrite(bytes).bytes();
+        return new ClassRewriter(RuntimeHooks.OWNER, APPLICATION, hierarchy, hierarchy::isThread,
+                hierarchy::extendsJdkClass).rewrite(bytes).bytes();
     }
 }

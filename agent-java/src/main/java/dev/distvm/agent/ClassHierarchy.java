@@ -40,6 +40,18 @@ final class ClassHierarchy implements FieldResolver {
         return false;
     }
 
+    /** Whether a JDK class other than {@code Object} is among the superclasses of {@code internalName}. */
+    boolean extendsJdkClass(String internalName) {
+        String current = superNameOf(internalName);
+        for (int depth = 0; depth < MAX_DEPTH && current != null; depth++) {
+            if (isJdk(current)) {
+                return !current.equals("java/lang/Object");
+            }
+            current = superNameOf(current);
+        }
+        return false;
+    }
+
     @Override
     public boolean isInterface(String internalName) {
         if (isJdk(internalName)) {

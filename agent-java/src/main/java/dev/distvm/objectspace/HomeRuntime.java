@@ -37,6 +37,7 @@ final class HomeRuntime {
     HomeRuntime(Endpoint endpoint, Membership membership, ClassLoader loader, Thread mainThread) {
         this.endpoint = endpoint;
         this.space = new HomeSpace(endpoint.nodeId(), loader);
+        ArrayStores.useRegistry(space::arrayWrites);
         this.placed = new PlacedThreads(endpoint);
         this.placement = new PlacementPolicy(membership, endpoint.nodeId(), mainThread, placed);
         this.delegates = new Delegates(space);

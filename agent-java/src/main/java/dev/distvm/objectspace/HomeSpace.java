@@ -15,7 +15,6 @@ import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -46,11 +45,14 @@ final class HomeSpace {
         final long id;
         /** The identity hash it has on the node that shared it, which every node answers for it. */
         final int identityHash;
+        /** An array's written chunks (null for other holders). */
+        final ArrayWrites writes;
 
         Registered(Object master, long id, int identityHash, ReferenceQueue<Object> collected) {
             super(master, collected);
             this.id = id;
             this.identityHash = identityHash;
+            this.writes = master.getClass().isArray() ? ArrayStores.shared(master) : null;
         }
     }
 
@@ -85,11 +87,16 @@ final class HomeSpace {
         final Object master;
         final Twin twin;
         long lastNamed;
+        /** An array's marks, and the last of their sweeps this worker's twin has compared (see {@link ArrayWrites}). */
+        final ArrayWrites writes;
+        long comparedThrough;
 
-        Seen(Object master, Twin twin, long lastNamed) {
+        Seen(Object master, Twin twin, long lastNamed, ArrayWrites writes, long comparedThrough) {
             this.master = master;
             this.twin = twin;
             this.lastNamed = lastNamed;
+            this.writes = writes;
+            this.comparedThrough = comparedThrough;
         }
     }
 
@@ -111,8 +118,9 @@ final class HomeSpace {
             this.node = node;
         }
 
-        void see(long id, Object holder, Twin twin, long named) {
-            seen.put(id, new Seen(holder, twin, named));
+        /** {@code comparedThrough}: the holder's sweeps before {@code twin} was taken of it. */
+        void see(long id, Object holder, Twin twin, long named, long comparedThrough) {
+            seen.put(id, new Seen(holder, twin, named, arrayWrites(holder), comparedThrough));
             tracking.shared(id, holder.getClass().isArray());
         }
 
@@ -139,13 +147,14 @@ final class HomeSpace {
                 known.lastNamed = writing();
             } else {
                 Twin twin;
+                long sweeps = sweepsOf(holder);
                 try {
                     twin = Twin.of(holder);
                 } catch (RuntimeException e) {
                     unexport(List.of(holder), this);
                     throw e;
                 }
-                see(id, holder, twin, writing());
+                see(id, holder, twin, writing(), sweeps);
                 stateNeeded[0] = twin;
             }
             return id;
@@ -183,6 +192,17 @@ final class HomeSpace {
         return entry == null ? 0 : entry.id;
     }
 
+    /** The written-chunk marks of a shared array, null for an array that is not one (see {@link ArrayStores}). */
+    synchronized ArrayWrites arrayWrites(Object array) {
+        Registered entry = registered.get(array);
+        return entry == null ? null : entry.writes;
+    }
+
+    private long sweepsOf(Object holder) {
+        ArrayWrites writes = holder.getClass().isArray() ? arrayWrites(holder) : null;
+        return writes == null ? 0 : writes.sweeps();
+    }
+
     /** The masters registered and not collected (some collected a moment ago may be counted). */
     synchronized int masterCount() {
         expunge();
@@ -217,6 +237,9 @@ final class HomeSpace {
         Registered entry = new Registered(master, id, identityHash, collected);
         masters.put(id, entry);
         registered.put(master, entry);
+        if (entry.writes != null) {
+            ArrayStores.registered();
+        }
     }
 
     private void unregister(Object master) {
@@ -397,16 +420,11 @@ final class HomeSpace {
             // No release is applied to the masters while they are read: the scan sees each one whole.
             mastersAsAWhole.readLock().lock();
             try {
-                Collection<Long> tracked = view.tracking.scan(false);
                 long epoch = releaseEpoch.get();
                 long start = System.nanoTime();
                 boolean compareArrays = withArrays || epoch != view.arraysComparedInEpoch
                         || start - view.arraysComparedAt > Math.max(STALENESS_NANOS, view.arraysCompareCost * 10);
-                if (compareArrays) {
-                    tracked = new ArrayList<>(tracked);
-                    tracked.addAll(view.tracking.arrays());
-                }
-                writeChanges(view, tracked, writer);
+                writeChanges(view, view.tracking.scan(compareArrays), writer);
                 if (compareArrays) {
                     view.arraysComparedInEpoch = epoch;
                     view.arraysComparedAt = System.nanoTime();
@@ -418,10 +436,10 @@ final class HomeSpace {
         }
     }
 
-    /** Writes the changes of {@code tracked} since the view last saw them; the caller holds the view and the read lock. */
-    private void writeChanges(View view, Collection<Long> tracked, WireWriter writer) {
+    /** Writes the changes of what {@code scan} found since the view last saw them; the caller holds the view and the read lock. */
+    private void writeChanges(View view, WriteTracking.Scan<Long> scan, WireWriter writer) {
         List<Due> due = new ArrayList<>();
-        for (long id : tracked) {
+        for (long id : scan.due()) {
             Seen seen = view.seen.get(id);
             if (seen != null) { // else in a message that was never sent, or dropped by the worker
                 due.add(new Due(id, seen));
@@ -429,7 +447,17 @@ final class HomeSpace {
         }
         List<WireFormat.Group> groups = new ArrayList<>();
         for (Due next : ScanOrder.smallFirst(due, d -> d.seen().master)) {
-            List<Change> changed = next.seen().twin.changes(next.seen().master);
+            Seen seen = next.seen();
+            int[] written = null;
+            if (seen.writes != null) {
+                long sweep = seen.writes.sweep();
+                written = scan.whole().contains(next.id()) ? null : seen.writes.sweptAfter(seen.comparedThrough);
+                seen.comparedThrough = sweep;
+                if (written != null && written.length == 0) {
+                    continue; // an array nobody wrote since this worker last saw it
+                }
+            }
+            List<Change> changed = seen.twin.changes(seen.master, written);
             if (!changed.isEmpty()) {
                 next.seen().lastNamed = view.writing();
                 groups.add(new WireFormat.Group(next.id(), changed, next.seen().twin.inChunks()));
@@ -448,7 +476,8 @@ final class HomeSpace {
             WireReader reader = new WireReader(view, loader, message);
             for (Arrived arrived : reader.arrived()) {
                 // Named by the worker, not by a home message: a drop need not wait for any of those.
-                view.see(arrived.id(), arrived.holder(), Twin.install(arrived.holder(), arrived.values()), 0);
+                view.see(arrived.id(), arrived.holder(), Twin.install(arrived.holder(), arrived.values()), 0,
+                        sweepsOf(arrived.holder()));
             }
             return reader;
         }
@@ -472,6 +501,11 @@ final class HomeSpace {
                                 + ", which it does not hold");
                     }
                     seen.twin.apply(seen.master, changes);
+                    if (seen.writes != null) {
+                        for (Change change : changes) {
+                            seen.writes.stored(change.slot(), change.slot() + Twin.span(change));
+                        }
+                    }
                     markWritten(id, node);
                 });
             } finally {

@@ -51,6 +51,63 @@ public final class Hooks {
         }
     }
 
+    // ---- array stores: each replaces one store instruction, then marks the chunk if the array is shared ----
+
+    public static void storeInt(int[] array, int index, int value) {
+        array[index] = value;
+        ArrayStores.stored(array, index);
+    }
+
+    public static void storeLong(long[] array, int index, long value) {
+        array[index] = value;
+        ArrayStores.stored(array, index);
+    }
+
+    public static void storeFloat(float[] array, int index, float value) {
+        array[index] = value;
+        ArrayStores.stored(array, index);
+    }
+
+    public static void storeDouble(double[] array, int index, double value) {
+        array[index] = value;
+        ArrayStores.stored(array, index);
+    }
+
+    public static void storeChar(char[] array, int index, char value) {
+        array[index] = value;
+        ArrayStores.stored(array, index);
+    }
+
+    public static void storeShort(short[] array, int index, short value) {
+        array[index] = value;
+        ArrayStores.stored(array, index);
+    }
+
+    /** {@code bastore}, which serves both {@code byte[]} and {@code boolean[]} (keeping the value's lowest bit). */
+    public static void storeByteOrBoolean(Object array, int index, int value) {
+        if (array instanceof byte[] bytes) {
+            bytes[index] = (byte) value;
+        } else {
+            ((boolean[]) array)[index] = (value & 1) != 0;
+        }
+        ArrayStores.stored(array, index);
+    }
+
+    public static void storeReference(Object[] array, int index, Object value) {
+        array[index] = value;
+        ArrayStores.stored(array, index);
+    }
+
+    /** After a JDK method that was handed {@code array} returned: it may have written any element. */
+    public static void arrayPassed(Object array) {
+        ArrayStores.passed(array);
+    }
+
+    /** {@code array} was handed to JDK code that keeps it and may write it at any later time. */
+    public static void arrayAliased(Object array) {
+        ArrayStores.aliased(array);
+    }
+
     public static void beforeVolatileRead(Object holder) {
         WorkerRuntime w = worker;
         if (w != null && w.space().isCopy(holder)) {

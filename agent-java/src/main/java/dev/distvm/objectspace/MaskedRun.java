@@ -193,6 +193,39 @@ final class MaskedRun {
                 ((double[]) to)[j] = ((double[]) from)[i];
             }
         };
+        private static final Elements BYTES = new Elements() {
+            @Override
+            boolean same(Object a, int i, Object b, int j) {
+                return ((byte[]) a)[i] == ((byte[]) b)[j];
+            }
+
+            @Override
+            void copy(Object from, int i, Object to, int j) {
+                ((byte[]) to)[j] = ((byte[]) from)[i];
+            }
+        };
+        private static final Elements FLOATS = new Elements() {
+            @Override
+            boolean same(Object a, int i, Object b, int j) {
+                return Float.floatToRawIntBits(((float[]) a)[i]) == Float.floatToRawIntBits(((float[]) b)[j]);
+            }
+
+            @Override
+            void copy(Object from, int i, Object to, int j) {
+                ((float[]) to)[j] = ((float[]) from)[i];
+            }
+        };
+        private static final Elements CHARS = new Elements() {
+            @Override
+            boolean same(Object a, int i, Object b, int j) {
+                return ((char[]) a)[i] == ((char[]) b)[j];
+            }
+
+            @Override
+            void copy(Object from, int i, Object to, int j) {
+                ((char[]) to)[j] = ((char[]) from)[i];
+            }
+        };
         private static final Elements OTHERS = new Elements() {
             @Override
             boolean same(Object a, int i, Object b, int j) {
@@ -207,7 +240,8 @@ final class MaskedRun {
 
         static Elements of(Object array) {
             return array instanceof int[] ? INTS : array instanceof double[] ? DOUBLES
-                    : array instanceof long[] ? LONGS : OTHERS;
+                    : array instanceof long[] ? LONGS : array instanceof byte[] ? BYTES
+                    : array instanceof float[] ? FLOATS : array instanceof char[] ? CHARS : OTHERS;
         }
 
         abstract boolean same(Object a, int i, Object b, int j);

@@ -54,7 +54,20 @@ abstract class Twin {
      * the holder's values of a moment later, so a write racing with this call stays a difference
      * for the next one.
      */
-    abstract List<Change> changes(Object holder);
+    final List<Change> changes(Object holder) {
+        return changes(holder, null);
+    }
+
+    /**
+     * Like {@link #changes(Object)}, looking only at the elements in {@code ranges} ([from, to)
+     * pairs; null for all): an array's chunks written since the last look ({@link ArrayWrites}).
+     */
+    abstract List<Change> changes(Object holder, int[] ranges);
+
+    /** How many slots from {@code change.slot()} on a change covers. */
+    static int span(Change change) {
+        return change.value() instanceof MaskedRun run ? run.length : 1;
+    }
 
     /**
      * A copy takes the values of a home message, except where it was written here since it last
@@ -110,13 +123,16 @@ abstract class Twin {
         }
 
         @Override
-        synchronized List<Change> changes(Object holder) {
+        synchronized List<Change> changes(Object holder, int[] ranges) {
             List<Change> changes = new ArrayList<>();
-            for (int i = 0; i < agreed.length; i++) {
-                Object current = slots.get(holder, i);
-                if (!slots.same(i, current, agreed[i])) {
-                    changes.add(new Change(i, current));
-                    agreed[i] = current;
+            int[] within = ranges != null ? ranges : new int[] {0, agreed.length};
+            for (int r = 0; r < within.length; r += 2) {
+                for (int i = within[r]; i < within[r + 1]; i++) {
+                    Object current = slots.get(holder, i);
+                    if (!slots.same(i, current, agreed[i])) {
+                        changes.add(new Change(i, current));
+                        agreed[i] = current;
+                    }
                 }
             }
             return changes;
@@ -189,18 +205,22 @@ abstract class Twin {
         }
 
         @Override
-        synchronized List<Change> changes(Object holder) {
+        synchronized List<Change> changes(Object holder, int[] ranges) {
             List<Change> changes = new ArrayList<>();
-            int from = PrimitiveArrays.mismatch(holder, agreed, 0, length);
-            while (from >= 0) {
-                int window = Math.min(MaskedRun.WINDOW, length - from);
-                MaskedRun run = MaskedRun.diff(holder, agreed, from, window);
-                if (run != null) {
-                    run.applyTo(agreed, from);
-                    changes.add(new Change(from, run));
+            int[] within = ranges != null ? ranges : new int[] {0, length};
+            for (int r = 0; r < within.length; r += 2) {
+                int end = within[r + 1];
+                int from = PrimitiveArrays.mismatch(holder, agreed, within[r], end);
+                while (from >= 0) {
+                    int window = Math.min(MaskedRun.WINDOW, end - from);
+                    MaskedRun run = MaskedRun.diff(holder, agreed, from, window);
+                    if (run != null) {
+                        run.applyTo(agreed, from);
+                        changes.add(new Change(from, run));
+                    }
+                    int next = from + window;
+                    from = next < end ? PrimitiveArrays.mismatch(holder, agreed, next, end) : -1;
                 }
-                int next = from + window;
-                from = next < length ? PrimitiveArrays.mismatch(holder, agreed, next, length) : -1;
             }
             return changes;
         }

@@ -28,6 +28,7 @@ final class WorkerRuntime {
         this.endpoint = endpoint;
         this.toHome = new HomeConnection(endpoint, home);
         this.space = new WorkerSpace(endpoint::nodeId, loader);
+        ArrayStores.useRegistry(space::arrayWrites);
         this.collector = new CopyCollector(space,
                 request -> SpaceMessages.bytes(toHome.call(NodeMessageType.SPACE_DROP_VALUE, SpaceMessages.of(request),
                         Duration.ofSeconds(60))));

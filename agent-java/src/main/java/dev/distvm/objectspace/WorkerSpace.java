@@ -52,6 +52,8 @@ final class WorkerSpace implements Holders {
         /** The identity hash it has on the node that shared it, which this node answers for it too. */
         final int identityHash;
         volatile Twin twin;
+        /** An array's written chunks (null for other holders). */
+        volatile ArrayWrites writes;
 
         Copy(Object holder, long id, int identityHash, Twin twin, ReferenceQueue<Object> collected) {
             super(holder, collected);
@@ -85,6 +87,12 @@ final class WorkerSpace implements Holders {
     WorkerSpace(IntSupplier nodeId, ClassLoader loader) {
         this.nodeId = nodeId;
         this.loader = loader;
+    }
+
+    /** The written-chunk marks of an array copy, null for an array that is not one (see {@link ArrayStores}). */
+    synchronized ArrayWrites arrayWrites(Object array) {
+        Copy copy = byHolder.get(array);
+        return copy == null ? null : copy.writes;
     }
 
     ClassLoader loader() {
@@ -266,6 +274,9 @@ final class WorkerSpace implements Holders {
             InjectedState.setClass(type, InjectedState.VALID_COPY);
         } else if (!holder.getClass().isArray()) {
             InjectedState.setMeta(holder, copy);
+        } else {
+            copy.writes = ArrayStores.shared(holder);
+            ArrayStores.registered();
         }
         tracking.shared(copy, holder.getClass().isArray());
     }
@@ -310,7 +321,8 @@ final class WorkerSpace implements Holders {
             // The holders first: a copy unlinked by another's diff stays alive until it is diffed too.
             List<Copy> due = new ArrayList<>();
             List<Object> holders = new ArrayList<>();
-            for (Copy copy : ScanOrder.smallFirst(tracking.scan(), Copy::get)) {
+            WriteTracking.Scan<Copy> scan = tracking.scan();
+            for (Copy copy : ScanOrder.smallFirst(scan.due(), Copy::get)) {
                 Object holder = copy.get();
                 if (holder != null && copy.twin != null) {
                     due.add(copy);
@@ -321,7 +333,12 @@ final class WorkerSpace implements Holders {
             List<Copy> changed = new ArrayList<>();
             for (int i = 0; i < due.size(); i++) {
                 Copy copy = due.get(i);
-                List<Change> diff = copy.twin.changes(holders.get(i));
+                ArrayWrites writes = copy.writes;
+                int[] written = writes == null ? null : writes.take();
+                if (written != null && written.length == 0 && !scan.whole().contains(copy)) {
+                    continue; // an array nobody wrote since the last release
+                }
+                List<Change> diff = copy.twin.changes(holders.get(i), scan.whole().contains(copy) ? null : written);
                 if (!diff.isEmpty()) {
                     groups.add(new WireFormat.Group(copy.id, diff, copy.twin.inChunks()));
                     changed.add(copy);

@@ -1,7 +1,8 @@
 package dev.distvm.objectspace;
 
 import java.util.ArrayList;
-import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,11 +13,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * Which shared things a release or refresh must compare with their twins, so that it does not
  * compare all of them: objects and class statics whose writes were reported
- * ({@link Hooks#written}), every array (arrays cannot report writes), and anything shared in the
- * last moments. The last is needed because a write reports itself only if it sees its object's
- * state as shared, and a store that another thread made just before the object became shared may
- * still sit in that CPU's store buffer when the object is first compared: such a thing is compared
- * at every scan until a scan that starts a millisecond after it became shared.
+ * ({@link Hooks#written}), every array (whose written chunks {@link ArrayWrites} knows), and
+ * anything shared in the last moments. The last is needed because a write reports itself only if
+ * it sees its holder as shared, and a store that another thread made just before the holder
+ * became shared may still sit in that CPU's store buffer when it is first compared: such a thing
+ * is compared whole at every scan until a scan that starts a millisecond after it became shared.
  *
  * <p>Things are tracked by their bookkeeping (a worker's copy record, the home's id), which does
  * not keep a holder alive; a reported write may give a pin, the holder itself, which stays until
@@ -32,13 +33,15 @@ final class WriteTracking<T> {
     /** The pins of the writes the last scan took, kept until its release or refresh is written. */
     private List<Object> scanned = List.of();
 
+    /** What a scan found due; {@code whole} are those shared in the last moments, to be compared whole. */
+    record Scan<T>(List<T> due, Set<T> whole) {}
+
     /** A thing became shared (or was first sent to this peer) now. */
     synchronized void shared(T thing, boolean isArray) {
         if (isArray) {
             arrays.add(thing);
-        } else {
-            recent.put(thing, System.nanoTime());
         }
+        recent.put(thing, System.nanoTime());
     }
 
     void written(T thing) {
@@ -50,7 +53,7 @@ final class WriteTracking<T> {
         written.put(thing, pin);
     }
 
-    /** Every array tracked: they are compared whenever a scan includes arrays. */
+    /** Every array tracked: they are looked at whenever a scan includes arrays. */
     synchronized List<T> arrays() {
         return new ArrayList<>(arrays);
     }
@@ -63,24 +66,26 @@ final class WriteTracking<T> {
     }
 
     /** What to compare now; reported writes are taken (a write reported later is in the next scan). */
-    synchronized Collection<T> scan() {
+    synchronized Scan<T> scan() {
         return scan(true);
     }
 
-    /** What to compare now, arrays only if {@code withArrays} (they cannot say whether they were written). */
-    synchronized Collection<T> scan(boolean withArrays) {
+    /** What to compare now, arrays only if {@code withArrays}. */
+    synchronized Scan<T> scan(boolean withArrays) {
         long start = System.nanoTime();
-        List<T> due = withArrays ? arrays() : new ArrayList<>();
+        Set<T> due = new LinkedHashSet<>(withArrays ? arrays : List.of());
         List<Object> pins = new ArrayList<>();
         for (T thing : written.keySet()) {
             pins.add(written.remove(thing));
             due.add(thing);
         }
         scanned = pins;
+        Set<T> whole = new HashSet<>();
         recent.entrySet().removeIf(entry -> {
             due.add(entry.getKey());
+            whole.add(entry.getKey());
             return start - entry.getValue() > SETTLED_NANOS;
         });
-        return due;
+        return new Scan<>(new ArrayList<>(due), whole);
     }
 }

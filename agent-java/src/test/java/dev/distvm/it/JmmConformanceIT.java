@@ -21,7 +21,8 @@ class JmmConformanceIT {
             "volatile-array-spin", "volatile-static-spin", "notify-all-several-waiters", "notify-wakes-one",
             "wait-notify-need-the-monitor", "timed-wait",
             "interrupt-waiting", "interrupt-sleeping", "reentrant-synchronized", "static-synchronized",
-            "class-initializer-once", "identity-by-two-paths", "identity-hash");
+            "class-initializer-once", "identity-by-two-paths", "identity-hash", "one-chunk-many-writers",
+            "large-array-few-elements", "arrays-written-by-jdk-code");
 
     @TempDir
     Path temp;

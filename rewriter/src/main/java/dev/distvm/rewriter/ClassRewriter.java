@@ -36,6 +36,7 @@ public final class ClassRewriter {
     private final Predicate<String> isApplicationClass;
     private final FieldResolver fieldResolver;
     private final Predicate<String> isThread;
+    private final Predicate<String> extendsJdkClass;
 
     /**
      * @param hookOwner          internal name of the class implementing {@link RuntimeHooks}: {@link RuntimeHooks#OWNER}
@@ -44,13 +45,16 @@ public final class ClassRewriter {
      *                           guarded accesses and which superclasses already carry the state fields
      * @param fieldResolver      volatility of fields and interface-ness of owners, without class loading
      * @param isThread           over internal names: {@code java/lang/Thread} or a subclass, without class loading
+     * @param extendsJdkClass    over internal names of application classes: whether a JDK class other than
+     *                           {@code Object} is among its superclasses (its inherited methods are not rewritten)
      */
     public ClassRewriter(String hookOwner, Predicate<String> isApplicationClass, FieldResolver fieldResolver,
-            Predicate<String> isThread) {
+            Predicate<String> isThread, Predicate<String> extendsJdkClass) {
         this.hooks = new HookCalls(hookOwner);
         this.isApplicationClass = isApplicationClass;
         this.fieldResolver = fieldResolver;
         this.isThread = isThread;
+        this.extendsJdkClass = extendsJdkClass;
     }
 
     /**
@@ -83,6 +87,8 @@ public final class ClassRewriter {
      *       a {@code synchronized native} method is split like any synchronized method.
      *   <li>{@link SynchronizedMethodRewriter} before {@link MonitorRewriter}, so that the monitor
      *       instructions of its wrappers get the same hooks as those of synchronized blocks.
+     *   <li>{@link ArrayPassingRewriter} before {@link CallSiteRewriter}, so that it sees the calls as
+     *       compiled, not the hooks that replace some of them.
      * </ul>
      */
     private ClassVisitor chain(ClassWriter writer, RewriteCounts counts) {
@@ -93,6 +99,8 @@ public final class ClassRewriter {
                 next -> new NativeMethodRewriter(next, hooks, counts),
                 next -> new SynchronizedMethodRewriter(next, counts),
                 next -> new MonitorRewriter(next, hooks, counts),
+                next -> new ArrayStoreRewriter(next, hooks, counts),
+                next -> new ArrayPassingRewriter(next, hooks, isApplicationClass, extendsJdkClass, counts),
                 next -> new CallSiteRewriter(next, hooks, isThread, counts),
                 next -> new RunnableLambdaRewriter(next, counts));
         ClassVisitor chain = writer;

@@ -278,7 +278,7 @@ final class FieldAccessRewriter extends ClassVisitor {
         hooks.invoke(method, RuntimeHooks.STATIC_FAULT);
         method.visitLabel(valid);
         if (majorVersion >= Opcodes.V1_6) {
-            Object[] locals = helper.parameters().stream().map(FieldAccessRewriter::frameType).toArray();
+            Object[] locals = helper.parameters().stream().map(FrameTypes::of).toArray();
             method.visitFrame(Opcodes.F_NEW, locals.length, locals, 0, new Object[0]);
         }
     }
@@ -303,18 +303,8 @@ final class FieldAccessRewriter extends ClassVisitor {
         hooks.invoke(method, RuntimeHooks.WRITTEN);
         method.visitLabel(local);
         if (majorVersion >= Opcodes.V1_6) {
-            Object[] locals = helper.parameters().stream().map(FieldAccessRewriter::frameType).toArray();
+            Object[] locals = helper.parameters().stream().map(FrameTypes::of).toArray();
             method.visitFrame(Opcodes.F_NEW, locals.length, locals, 0, new Object[0]);
         }
-    }
-
-    private static Object frameType(Type type) {
-        return switch (type.getSort()) {
-            case Type.BOOLEAN, Type.CHAR, Type.BYTE, Type.SHORT, Type.INT -> Opcodes.INTEGER;
-            case Type.FLOAT -> Opcodes.FLOAT;
-            case Type.LONG -> Opcodes.LONG;
-            case Type.DOUBLE -> Opcodes.DOUBLE;
-            default -> type.getInternalName();
-        };
     }
 }

@@ -61,7 +61,14 @@ public final class RewriteCounts {
         /** An access in an interface older than Java 8, which cannot hold a static helper. */
         DIRECT_OLD_INTERFACE(false),
         /** A read of an instance field that is not volatile: a copy always holds its object's state. */
-        DIRECT_INSTANCE_READ(false);
+        DIRECT_INSTANCE_READ(false),
+        // ---- arrays (ArrayStoreRewriter, ArrayPassingRewriter) ----
+        /** An array store instruction replaced by the hook that stores and marks the chunk. */
+        ARRAY_STORE(true),
+        /** A call of JDK code handed an array, routed through a helper that marks the array afterwards. */
+        ARRAY_PASSED(true),
+        /** A call of JDK code handed an array directly: a constructor or {@code super} call, an old interface. */
+        DIRECT_ARRAY_PASSED(false);
 
 
         private final boolean changesClass;

@@ -27,6 +27,20 @@ public final class RuntimeHooks {
     /** The injected {@code hashCode()}'s, and every {@code System.identityHashCode}'s: equal on every node. */
     public static final Method IDENTITY_HASH_CODE = Method.getMethod("int identityHashCode (Object)");
 
+    // ---- array stores and arrays handed to JDK code (ArrayStoreRewriter, ArrayPassingRewriter) ----
+    public static final Method STORE_INT = Method.getMethod("void storeInt (int[], int, int)");
+    public static final Method STORE_LONG = Method.getMethod("void storeLong (long[], int, long)");
+    public static final Method STORE_FLOAT = Method.getMethod("void storeFloat (float[], int, float)");
+    public static final Method STORE_DOUBLE = Method.getMethod("void storeDouble (double[], int, double)");
+    public static final Method STORE_CHAR = Method.getMethod("void storeChar (char[], int, char)");
+    public static final Method STORE_SHORT = Method.getMethod("void storeShort (short[], int, short)");
+    public static final Method STORE_BYTE_OR_BOOLEAN = Method.getMethod("void storeByteOrBoolean (Object, int, int)");
+    public static final Method STORE_REFERENCE = Method.getMethod("void storeReference (Object[], int, Object)");
+    /** After a JDK method that was handed the array returned: it may have written any element. */
+    public static final Method ARRAY_PASSED = Method.getMethod("void arrayPassed (Object)");
+    /** The array was handed to JDK code that keeps it and may write it later (a buffer, a list view). */
+    public static final Method ARRAY_ALIASED = Method.getMethod("void arrayAliased (Object)");
+
     // ---- native methods and monitors ----
     /** Before a native method of an application class runs: its native state is where its class was initialized. */
     public static final Method NATIVE_METHOD = Method.getMethod("void nativeMethod (Class, String)");

@@ -177,21 +177,10 @@ final class SynchronizedMethodRewriter extends ClassVisitor {
                 locals[i++] = className;
             }
             for (Type argument : arguments) {
-                locals[i++] = frameType(argument);
+                locals[i++] = FrameTypes.of(argument);
             }
             locals[i] = isStatic ? "java/lang/Class" : className;
             return locals;
         }
-    }
-
-    private static Object frameType(Type type) {
-        return switch (type.getSort()) {
-            case Type.BOOLEAN, Type.BYTE, Type.CHAR, Type.SHORT, Type.INT -> Opcodes.INTEGER;
-            case Type.FLOAT -> Opcodes.FLOAT;
-            case Type.LONG -> Opcodes.LONG;
-            case Type.DOUBLE -> Opcodes.DOUBLE;
-            case Type.ARRAY -> type.getDescriptor();
-            default -> type.getInternalName();
-        };
     }
 }

@@ -20,7 +20,7 @@ final class LoadedClasses implements FieldResolver {
 
     /** The pipeline for test subjects: their hooks go to {@link RecordingHooks}. */
     ClassRewriter rewriter(Predicate<String> isSubject) {
-        return new ClassRewriter(RecordingHooks.OWNER, isSubject, this, this::isThread);
+        return new ClassRewriter(RecordingHooks.OWNER, isSubject, this, this::isThread, this::extendsJdkClass);
     }
 
     @Override
@@ -44,6 +44,16 @@ final class LoadedClasses implements FieldResolver {
     boolean isThread(String internalName) {
         Class<?> type = load(internalName);
         return type != null && Thread.class.isAssignableFrom(type);
+    }
+
+    boolean extendsJdkClass(String internalName) {
+        Class<?> type = load(internalName);
+        for (Class<?> c = type == null ? null : type.getSuperclass(); c != null; c = c.getSuperclass()) {
+            if (c.getClassLoader() == null && c != Object.class) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Class<?> load(String internalName) {

@@ -1,0 +1,122 @@
+package dev.distvm.rewriter;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.distvm.rewriter.RewriteCounts.Kind;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class ArrayRewriterTest {
+    /** Input: a store of every element type, and arrays handed to JDK code in the ways that matter. */
+    public static final class Stores {
+        public static String storeEach() {
+            int[] ints = new int[2];
+            long[] longs = new long[2];
+            float[] floats = new float[2];
+            double[] doubles = new double[2];
+            char[] chars = new char[2];
+            short[] shorts = new short[2];
+            byte[] bytes = new byte[2];
+            boolean[] flags = new boolean[2];
+            String[] strings = new String[2];
+            ints[1] = 7;
+            longs[1] = 7L;
+            floats[1] = 7f;
+            doubles[1] = 7d;
+            chars[1] = 'x';
+            shorts[1] = (short) 70000;
+            bytes[1] = (byte) 300;
+            flags[1] = true;
+            strings[1] = "s";
+            return ints[1] + " " + longs[1] + " " + floats[1] + " " + doubles[1] + " " + chars[1] + " " + shorts[1]
+                    + " " + bytes[1] + " " + flags[1] + " " + strings[1];
+        }
+
+        public static void storeOutOfBounds() {
+            int[] ints = new int[1];
+            ints[1] = 1;
+        }
+
+        public static void storeWrongType() {
+            Object[] strings = new String[1];
+            strings[0] = Integer.valueOf(1);
+        }
+
+        public static int[] handToJdk() {
+            int[] filled = new int[3];
+            Arrays.fill(filled, 4);
+            int[] copied = new int[3];
+            System.arraycopy(filled, 0, copied, 0, 3);
+            List<String> list = new ArrayList<>(List.of("a"));
+            String[] out = list.toArray(new String[0]);
+            return new int[] {filled[2], copied[2], out.length};
+        }
+
+        public static void copyThatThrows() {
+            System.arraycopy(new int[1], 0, new int[1], 0, 2);
+        }
+
+        public static int aliases() {
+            byte[] wrapped = new byte[4];
+            ByteBuffer.wrap(wrapped).put((byte) 1);
+            Integer[] viewed = {3, 1, 2};
+            Arrays.asList(viewed).sort(null);
+            ByteBuffer buffer = ByteBuffer.allocate(2);
+            return wrapped[0] + viewed[0] + buffer.array().length;
+        }
+    }
+
+    @BeforeEach
+    void reset() {
+        RecordingHooks.reset();
+    }
+
+    @Test
+    void everyArrayStoreGoesThroughItsHookAndStoresAsTheInstructionWould() throws Throwable {
+        Rewritten subject = new Rewritten(Stores.class);
+        assertEquals("7 7 7.0 7.0 x 4464 44 true s", subject.call("storeEach"));
+        assertEquals(List.of("store int[1]", "store long[1]", "store float[1]", "store double[1]", "store char[1]",
+                "store short[1]", "store byte[1]", "store boolean[1]", "store String[1]"), RecordingHooks.arrayCalls);
+        // storeEach's 9, one in each of the two failing stores, and the initializers {...} of handToJdk and aliases: 3 + 3
+        assertEquals(17, subject.counts(Stores.class).get(Kind.ARRAY_STORE));
+    }
+
+    @Test
+    void aStoreThatFailsFailsAsTheInstructionWouldAndMarksNothing() throws Throwable {
+        Rewritten subject = new Rewritten(Stores.class);
+        assertEquals(ArrayIndexOutOfBoundsException.class, thrownBy(subject, "storeOutOfBounds").getClass());
+        assertEquals(ArrayStoreException.class, thrownBy(subject, "storeWrongType").getClass());
+        assertEquals(List.of(), RecordingHooks.arrayCalls);
+    }
+
+    @Test
+    void arraysHandedToJdkCodeAreReportedAfterTheCallEvenWhenItThrows() throws Throwable {
+        Rewritten subject = new Rewritten(Stores.class);
+        assertArrayEquals(new int[] {4, 4, 1}, (int[]) subject.call("handToJdk"));
+        assertEquals(List.of("passed int[]", "passed int[]", "passed String[]"),
+                RecordingHooks.arrayCalls.stream().filter(call -> !call.startsWith("store")).toList());
+        RecordingHooks.reset();
+        assertEquals(ArrayIndexOutOfBoundsException.class, thrownBy(subject, "copyThatThrows").getClass());
+        assertEquals(List.of("passed int[]"), RecordingHooks.arrayCalls);
+    }
+
+    @Test
+    void arraysThatJdkCodeKeepsAreReportedAsAliased() throws Throwable {
+        Rewritten subject = new Rewritten(Stores.class);
+        assertEquals(1 + 1 + 2, subject.call("aliases"));
+        assertEquals(List.of("aliased byte[]", "aliased Integer[]", "aliased byte[]"),
+                RecordingHooks.arrayCalls.stream().filter(call -> !call.startsWith("store")).toList());
+        // fill, arraycopy, toArray; the arraycopy that throws; wrap, asList, array()
+        assertEquals(7, subject.counts(Stores.class).get(Kind.ARRAY_PASSED));
+    }
+
+    private static Throwable thrownBy(Rewritten subject, String method) {
+        return assertThrows(Throwable.class, () -> subject.call(method));
+    }
+}
