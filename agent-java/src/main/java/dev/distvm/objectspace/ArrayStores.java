@@ -1,5 +1,7 @@
 package dev.distvm.objectspace;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -8,8 +10,11 @@ import java.util.function.Function;
  * Finds, for a store into an array, the {@link ArrayWrites} of that array if it is shared here,
  * cheaply: the rewritten code calls this after every array store. Arrays have no field for dist's
  * state, so the answer comes from a registry (the worker's copies, the home's masters), behind a
- * direct-mapped cache by identity hash that also remembers arrays that are not shared. Until the
- * first array is shared on this node a store costs one load and a branch.
+ * filter of the identity hashes of shared arrays (a bit per hash, never cleared: most arrays a
+ * program writes are its own, and the filter says so without a lock or an allocation) and a
+ * direct-mapped cache by identity hash, which also remembers the arrays the filter could not
+ * tell from shared ones. Until the first array is shared on this node a store costs one load and
+ * a branch.
  *
  * <p>Sharing an array bumps a generation that voids every "not shared" answer in the cache; a
  * store that races with its array becoming shared may still miss its mark, exactly as a field
@@ -21,6 +26,9 @@ import java.util.function.Function;
  */
 final class ArrayStores {
     private static final int CACHE_SIZE = 1024;
+    private static final int FILTER_BITS = 1 << 20;
+    private static final long[] FILTER = new long[FILTER_BITS / 64];
+    private static final VarHandle FILTER_WORDS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final Entry[] CACHE = new Entry[CACHE_SIZE];
     private static final WeakIdentityMap<Object, Boolean> ALIASED = new WeakIdentityMap<>();
     /** Whether any array is shared on this node: until then no store looks further. */
@@ -48,6 +56,8 @@ final class ArrayStores {
 
     /** An array became shared here, its marks already registered: void the cache's "not shared" answers. */
     static ArrayWrites shared(Object array) {
+        int hash = System.identityHashCode(array) & (FILTER_BITS - 1);
+        FILTER_WORDS.getAndBitwiseOr(FILTER, hash >>> 6, 1L << hash);
         ArrayWrites writes = new ArrayWrites(java.lang.reflect.Array.getLength(array));
         synchronized (ALIASED) {
             if (ALIASED.get(array) != null) {
@@ -100,7 +110,11 @@ final class ArrayStores {
 
     private static ArrayWrites writesOf(Object array) {
         int current = GENERATION.get();
-        int slot = System.identityHashCode(array) & (CACHE_SIZE - 1);
+        int hash = System.identityHashCode(array);
+        if ((FILTER[(hash & (FILTER_BITS - 1)) >>> 6] & (1L << hash)) == 0) {
+            return null; // never shared here
+        }
+        int slot = hash & (CACHE_SIZE - 1);
         Entry entry = CACHE[slot];
         if (entry != null && entry.get() == array && (entry.writes != null || entry.generation == current)) {
             return entry.writes;
