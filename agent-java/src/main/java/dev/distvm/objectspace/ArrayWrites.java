@@ -23,6 +23,7 @@ final class ArrayWrites {
     /** Elements per chunk: 8 KiB of doubles, small enough that one written element costs little to compare. */
     static final int CHUNK_SHIFT = 10;
     private static final VarHandle MARKS = MethodHandles.arrayElementVarHandle(byte[].class);
+    private static final int[] NOTHING = new int[0];
 
     private final int length;
     private final byte[] marks;
@@ -74,13 +75,13 @@ final class ArrayWrites {
         if (aliased) {
             return null;
         }
-        Ranges ranges = new Ranges();
+        Ranges ranges = null;
         for (int c = 0; c < marks.length; c++) {
             if ((byte) MARKS.getOpaque(marks, c) != 0 && (byte) MARKS.getAndSet(marks, c, (byte) 0) != 0) {
-                ranges.addChunk(c, length);
+                ranges = Ranges.add(ranges, c, length);
             }
         }
-        return ranges.toArray();
+        return ranges == null ? NOTHING : ranges.toArray();
     }
 
     /**
@@ -105,15 +106,15 @@ final class ArrayWrites {
         if (aliased) {
             return null;
         }
-        Ranges ranges = new Ranges();
+        Ranges ranges = null;
         if (sweptIn != null) {
             for (int c = 0; c < sweptIn.length; c++) {
                 if (sweptIn[c] > since) {
-                    ranges.addChunk(c, length);
+                    ranges = Ranges.add(ranges, c, length);
                 }
             }
         }
-        return ranges.toArray();
+        return ranges == null ? NOTHING : ranges.toArray();
     }
 
     /** The number of the latest sweep (0 before the first). */
@@ -125,6 +126,13 @@ final class ArrayWrites {
     private static final class Ranges {
         private int[] pairs = new int[8];
         private int size;
+
+        /** {@code ranges} with the chunk added; made on the first chunk, as most looks find none. */
+        static Ranges add(Ranges ranges, int chunk, int length) {
+            Ranges to = ranges == null ? new Ranges() : ranges;
+            to.addChunk(chunk, length);
+            return to;
+        }
 
         void addChunk(int chunk, int length) {
             int from = chunk << CHUNK_SHIFT;
