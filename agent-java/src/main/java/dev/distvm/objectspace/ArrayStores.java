@@ -1,6 +1,9 @@
 package dev.distvm.objectspace;
 
+import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.invoke.SwitchPoint;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -13,8 +16,10 @@ import java.util.function.Function;
  * filter of the identity hashes of shared arrays (a bit per hash, never cleared: most arrays a
  * program writes are its own, and the filter says so without a lock or an allocation) and a
  * direct-mapped cache by identity hash, which also remembers the arrays the filter could not
- * tell from shared ones. Until the first array is shared on this node a store costs one load and
- * a branch.
+ * tell from shared ones. Until the first array is shared on this node a store costs nothing: the
+ * store hooks go through a method handle guarded by a {@link SwitchPoint}, which the JIT compiles
+ * as a constant and the first sharing invalidates (deoptimizing the code compiled without the
+ * tracking, so that no loop keeps running untracked).
  *
  * <p>Sharing an array bumps a generation that voids every "not shared" answer in the cache; a
  * store that races with its array becoming shared may still miss its mark, exactly as a field
@@ -31,8 +36,25 @@ final class ArrayStores {
     private static final VarHandle FILTER_WORDS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final Entry[] CACHE = new Entry[CACHE_SIZE];
     private static final WeakIdentityMap<Object, Boolean> ALIASED = new WeakIdentityMap<>();
-    /** Whether any array is shared on this node: until then no store looks further. */
+    /** Valid until the first array is shared on this node: until then no store looks further. */
+    private static final SwitchPoint NOTHING_SHARED = new SwitchPoint();
+    private static final MethodHandle STORED;
+    private static final MethodHandle PASSED;
+    /** Whether {@link #NOTHING_SHARED} was invalidated (or is being). */
     private static volatile boolean active;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            MethodType stored = MethodType.methodType(void.class, Object.class, int.class);
+            STORED = NOTHING_SHARED.guardWithTest(MethodHandles.empty(stored), lookup.findStatic(ArrayStores.class, "track", stored));
+            MethodType passed = MethodType.methodType(void.class, Object.class);
+            PASSED = NOTHING_SHARED.guardWithTest(MethodHandles.empty(passed),
+                    lookup.findStatic(ArrayStores.class, "trackPassed", passed));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     private static final AtomicInteger GENERATION = new AtomicInteger();
     private static volatile Function<Object, ArrayWrites> registry = array -> null;
 
@@ -70,25 +92,48 @@ final class ArrayStores {
     /** Called once the marks {@link #shared} made are where the registry finds them. */
     static void registered() {
         GENERATION.incrementAndGet();
-        active = true;
+        if (!active) {
+            synchronized (ArrayStores.class) {
+                if (!active) {
+                    active = true;
+                    SwitchPoint.invalidateAll(new SwitchPoint[] {NOTHING_SHARED});
+                }
+            }
+        }
     }
 
     static void stored(Object array, int index) {
-        if (active) {
-            ArrayWrites writes = writesOf(array);
-            if (writes != null) {
-                writes.stored(index);
-            }
+        try {
+            STORED.invokeExact(array, index);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
         }
     }
 
     /** JDK code the array was passed to has returned: it may have written any element. */
     static void passed(Object array) {
-        if (active && array != null) {
-            ArrayWrites writes = writesOf(array);
-            if (writes != null) {
-                writes.storedAll();
-            }
+        try {
+            PASSED.invokeExact(array);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void track(Object array, int index) {
+        ArrayWrites writes = writesOf(array);
+        if (writes != null) {
+            writes.stored(index);
+        }
+    }
+
+    private static void trackPassed(Object array) {
+        ArrayWrites writes = array == null ? null : writesOf(array);
+        if (writes != null) {
+            writes.storedAll();
         }
     }
 
