@@ -475,4 +475,41 @@ final class Cases {
         }
         return null;
     }
+
+    static final class NamedWorker extends Thread {
+        final String[] seen;
+        final int slot;
+
+        NamedWorker(String name, String[] seen, int slot) {
+            super(name);
+            this.seen = seen;
+            this.slot = slot;
+            setPriority(Thread.NORM_PRIORITY + 1);
+        }
+
+        @Override
+        public void run() {
+            seen[slot] = getName() + "/" + Thread.currentThread().getName() + "/" + getPriority() + "/" + isDaemon();
+        }
+    }
+
+    /** A Thread subclass placed anywhere has its name, priority and daemon flag there. */
+    static String threadNames() throws InterruptedException {
+        String[] seen = new String[THREADS];
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            threads[i] = new NamedWorker("named-" + i, seen, i);
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (int i = 0; i < THREADS; i++) {
+            String expected = "named-" + i + "/named-" + i + "/" + (Thread.NORM_PRIORITY + 1) + "/false";
+            if (!expected.equals(seen[i])) {
+                return "thread " + i + " saw itself as " + seen[i] + ", not " + expected;
+            }
+        }
+        return null;
+    }
 }

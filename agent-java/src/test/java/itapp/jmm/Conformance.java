@@ -35,6 +35,7 @@ public final class Conformance {
         check("one-chunk-many-writers", Cases.oneChunkManyWriters());
         check("large-array-few-elements", Cases.largeArrayFewElements());
         check("arrays-written-by-jdk-code", Cases.arraysWrittenByJdkCode());
+        check("thread-names", Cases.threadNames());
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
 

@@ -60,7 +60,7 @@ final class ThreadsPlacedHere {
             int priority = reader.body().getInt();
             Runnable task = ThreadTasks.read(reader, space.loader());
             space.applyChanges(reader, acknowledged); // what happened-before start(), into copies held here
-            Thread thread = new Thread(() -> runPlaced(id, name, task), name);
+            Thread thread = new Thread(() -> runPlaced(id, name, daemon, priority, task), name);
             thread.setDaemon(daemon);
             thread.setPriority(priority);
             thread.setContextClassLoader(space.loader());
@@ -71,8 +71,14 @@ final class ThreadsPlacedHere {
         return null;
     }
 
-    private void runPlaced(long id, String name, Runnable task) {
+    private void runPlaced(long id, String name, boolean daemon, int priority, Runnable task) {
         Thread logical = task instanceof Thread subclass ? subclass : Thread.currentThread();
+        if (logical != Thread.currentThread()) {
+            // The copy of the program's Thread was made without its constructor: it says what the home's says.
+            logical.setName(name);
+            logical.setDaemon(daemon);
+            logical.setPriority(priority);
+        }
         placedHere.set(new PlacedHere(id, name, logical));
         ApplicationThreads.placed(Thread.currentThread(), id);
         Throwable uncaught = null;

@@ -22,7 +22,7 @@ class JmmConformanceIT {
             "wait-notify-need-the-monitor", "timed-wait",
             "interrupt-waiting", "interrupt-sleeping", "reentrant-synchronized", "static-synchronized",
             "class-initializer-once", "identity-by-two-paths", "identity-hash", "one-chunk-many-writers",
-            "large-array-few-elements", "arrays-written-by-jdk-code");
+            "large-array-few-elements", "arrays-written-by-jdk-code", "thread-names");
 
     @TempDir
     Path temp;
