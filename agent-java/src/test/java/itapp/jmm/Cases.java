@@ -241,7 +241,7 @@ final class Cases {
     }
 
     static String timedWait() throws InterruptedException {
-        Object lock = new Object();
+        Box lock = new Box(); // an application object: a JDK one would keep the thread home
         long[] waited = new long[1];
         Thread t = new Thread(() -> {
             long start = System.nanoTime();
@@ -401,7 +401,7 @@ final class Cases {
      */
     static String largeArrayFewElements() throws InterruptedException {
         long[] large = new long[1 << 17]; // 1 MB
-        Object lock = new Object();
+        Box lock = new Box();
         boolean[] go = new boolean[1];
         long[] seen = new long[THREADS];
         Thread[] threads = new Thread[THREADS];
@@ -508,6 +508,47 @@ final class Cases {
             String expected = "named-" + i + "/named-" + i + "/" + (Thread.NORM_PRIORITY + 1) + "/false";
             if (!expected.equals(seen[i])) {
                 return "thread " + i + " saw itself as " + seen[i] + ", not " + expected;
+            }
+        }
+        return null;
+    }
+
+    static final class Recipe {
+        java.util.function.IntBinaryOperator combine;
+        java.util.function.IntUnaryOperator finish = Math::abs;
+    }
+
+    /**
+     * Tasks that reach lambdas other than their own: one captured, one in a shared object's field
+     * (a method reference), one put there by a thread on its node for main to call.
+     */
+    static String lambdasReachedByTasks() throws InterruptedException {
+        Recipe recipe = new Recipe();
+        int offset = 1000;
+        recipe.combine = (a, b) -> a * 31 + b + offset;
+        java.util.function.IntUnaryOperator square = x -> -x * x;
+        int[] results = new int[THREADS];
+        java.util.function.IntUnaryOperator[] made = new java.util.function.IntUnaryOperator[THREADS];
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(() -> {
+                results[mine] = recipe.finish.applyAsInt(square.applyAsInt(recipe.combine.applyAsInt(mine, 7)));
+                int step = mine + 1;
+                made[mine] = x -> x * step;
+            }, "lambda-user-" + i);
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (int i = 0; i < THREADS; i++) {
+            int expected = Math.abs(-(i * 31 + 7 + offset) * (i * 31 + 7 + offset));
+            if (results[i] != expected) {
+                return "thread " + i + " computed " + results[i] + ", not " + expected;
+            }
+            if (made[i] == null || made[i].applyAsInt(10) != 10 * (i + 1)) {
+                return "the lambda thread " + i + " made gives " + (made[i] == null ? "nothing" : made[i].applyAsInt(10));
             }
         }
         return null;

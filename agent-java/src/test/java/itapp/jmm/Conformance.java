@@ -36,6 +36,7 @@ public final class Conformance {
         check("large-array-few-elements", Cases.largeArrayFewElements());
         check("arrays-written-by-jdk-code", Cases.arraysWrittenByJdkCode());
         check("thread-names", Cases.threadNames());
+        check("lambdas-reached-by-tasks", Cases.lambdasReachedByTasks());
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
 

@@ -58,7 +58,7 @@ final class ThreadsPlacedHere {
             String name = reader.string();
             boolean daemon = reader.body().get() != 0;
             int priority = reader.body().getInt();
-            Runnable task = ThreadTasks.read(reader, space.loader());
+            Runnable task = ThreadTasks.read(reader);
             space.applyChanges(reader, acknowledged); // what happened-before start(), into copies held here
             Thread thread = new Thread(() -> runPlaced(id, name, daemon, priority, task), name);
             thread.setDaemon(daemon);

@@ -81,6 +81,11 @@ final class WireReader {
         return read();
     }
 
+    /** The loader that classes named by the message are loaded with. */
+    ClassLoader loader() {
+        return loader;
+    }
+
     Object ref() {
         return resolve(in.getLong());
     }
@@ -171,6 +176,7 @@ final class WireReader {
             case WireWriter.REF -> resolve(in.getLong());
             case WireWriter.CHUNK -> PrimitiveArrays.read(in);
             case WireWriter.RUN -> MaskedRun.read(in);
+            case WireWriter.LAMBDA -> Lambdas.read(this);
             default -> throw new IllegalArgumentException("object-space message: unknown value tag " + tag);
         };
     }

@@ -19,7 +19,7 @@ import java.util.List;
  */
 final class WireWriter {
     static final int NULL = 0, BOOLEAN = 1, BYTE = 2, CHAR = 3, SHORT = 4, INT = 5, LONG = 6, FLOAT = 7,
-            DOUBLE = 8, STRING = 9, CLASS = 10, REF = 11, ENUM = 12, CHUNK = 13, RUN = 14;
+            DOUBLE = 8, STRING = 9, CLASS = 10, REF = 11, ENUM = 12, CHUNK = 13, RUN = 14, LAMBDA = 15;
     /** Where the body starts: after the sequence, the acknowledged count and the body's length. */
     static final int BODY_START = 2 * Long.BYTES + Integer.BYTES;
 
@@ -175,6 +175,13 @@ final class WireWriter {
             out.appendByte((byte) ENUM);
             out.appendString(v.getDeclaringClass().getName());
             out.appendString(v.name());
+        } else if (Lambdas.isLambda(value)) {
+            // By what it is, made again where it arrives; what it captured as any value.
+            out.appendByte((byte) LAMBDA);
+            java.lang.invoke.SerializedLambda form = Lambdas.write(out, value);
+            for (int i = 0; i < form.getCapturedArgCount(); i++) {
+                write(out, form.getCapturedArg(i));
+            }
         } else if (value.getClass().isArray() || !Slots.isJdk(value.getClass())) {
             out.appendByte((byte) REF);
             out.appendLong(idFor(value));

@@ -32,7 +32,7 @@ public final class ObjectSpaceMessageFuzz {
                     }
                 }
                 case 1 -> WireFormat.readChangeGroups(reader, (id, changes) -> {});
-                case 2 -> ThreadTasks.read(reader, LOADER);
+                case 2 -> ThreadTasks.read(reader);
                 default -> UncaughtExceptions.read(body, LOADER);
             }
         }, IllegalArgumentException.class, IllegalStateException.class, BufferUnderflowException.class,

@@ -51,6 +51,11 @@ final class ClusterRun {
         List<Process> started = new ArrayList<>();
         try {
             started.add(start(0, null, "coordinator", List.of("coordinator", "--bind", coordinator)));
+            // A worker that finds no coordinator listening gives up: on a busy machine the coordinator may take seconds.
+            String noCoordinator = awaitWorkers(coordinator, 0, started);
+            if (noCoordinator != null) {
+                return new Result(List.of(), OptionalDouble.empty(), 0, 0, noCoordinator);
+            }
             for (int node = 1; node < nodes; node++) {
                 started.add(start(encrypted ? node : 0, node, "worker-" + node, List.of("worker", "--join", coordinator,
                         "--bind", "tcp://" + address(node, encrypted))));
@@ -104,7 +109,7 @@ final class ClusterRun {
         return scratch.resolve(name + "." + stream);
     }
 
-    /** Waits until the coordinator lists {@code count} workers alive; returns why not, or null. */
+    /** Waits until the coordinator answers and lists {@code count} workers alive; returns why not, or null. */
     private String awaitWorkers(String coordinator, int count, List<Process> started) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + CLUSTER_READY.toNanos();
         while (System.nanoTime() < deadline) {

@@ -102,7 +102,7 @@ public final class ClassRewriter {
                 next -> new ArrayStoreRewriter(next, hooks, counts),
                 next -> new ArrayPassingRewriter(next, hooks, isApplicationClass, extendsJdkClass, counts),
                 next -> new CallSiteRewriter(next, hooks, isThread, counts),
-                next -> new RunnableLambdaRewriter(next, counts));
+                next -> new SerializableLambdaRewriter(next, counts));
         ClassVisitor chain = writer;
         for (int i = inEventOrder.size() - 1; i >= 0; i--) {
             chain = inEventOrder.get(i).apply(chain);

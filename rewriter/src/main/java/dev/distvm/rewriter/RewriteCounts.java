@@ -30,8 +30,10 @@ public final class RewriteCounts {
         IDENTITY_HASH_CODE(true),
         /** System.exit, Runtime.exit and Runtime.halt. */
         EXIT(true),
-        /** Runnable lambdas and method references made serializable, so a thread's task can travel. */
-        RUNNABLE_LAMBDA(true),
+        /** Lambdas and method references made serializable, so that a thread's task and the lambdas it reaches can travel. */
+        SERIALIZABLE_LAMBDA(true),
+        /** {@code $dist$lookup()} added to a class that makes lambdas, so that they can be made again on another node. */
+        LAMBDA_LOOKUP(true),
         // ---- the object space (ObjectStateInjector, FieldAccessRewriter, ClassInitializerRewriter) ----
         /** {@code $dist$meta} added to a root class. */
         OBJECT_STATE_FIELDS(true),

@@ -192,7 +192,7 @@ class CallSiteRewriterTest {
         assertEquals(List.of("wait(lock, 20)", "wait(lock, 20, 1)"), calls.subList(calls.size() - 2, calls.size()));
         // Seven exits: two per block, and one more for the waiter's return from inside its block.
         assertEquals(Map.of(Kind.WAIT, 4, Kind.NOTIFY, 3, Kind.THREAD_START, 1, Kind.THREAD_JOIN, 1,
-                Kind.MONITOR_ENTER, 3, Kind.MONITOR_EXIT, 7, Kind.RUNNABLE_LAMBDA, 1), subject.concurrencyCounts(WaitNotify.class));
+                Kind.MONITOR_ENTER, 3, Kind.MONITOR_EXIT, 7, Kind.SERIALIZABLE_LAMBDA, 1), subject.concurrencyCounts(WaitNotify.class));
     }
 
     @Test
@@ -210,7 +210,7 @@ class CallSiteRewriterTest {
         assertEquals(Map.of(Kind.CURRENT_THREAD, 1, Kind.THREAD_ID, 1), subject.concurrencyCounts(Threads.Worker.class));
         assertEquals(Map.of(), subject.concurrencyCounts(Threads.Engine.class));
         assertEquals(Map.of(Kind.THREAD_START, 5, Kind.THREAD_JOIN, 5, Kind.THREAD_IS_ALIVE, 3, Kind.THREAD_ID, 1,
-                Kind.RUNNABLE_LAMBDA, 4), subject.concurrencyCounts(Threads.class));
+                Kind.SERIALIZABLE_LAMBDA, 5), subject.concurrencyCounts(Threads.class)); // four Runnables and forEach(Thread::start)
     }
 
     @Test

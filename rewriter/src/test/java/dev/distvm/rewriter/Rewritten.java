@@ -30,7 +30,7 @@ import org.objectweb.asm.util.CheckClassAdapter;
  */
 final class Rewritten extends ClassLoader {
     /** What the concurrency visitors do; the object-space rewrites, which every subject gets, are checked elsewhere. */
-    private static final Set<Kind> CONCURRENCY = EnumSet.range(Kind.MONITOR_ENTER, Kind.RUNNABLE_LAMBDA);
+    private static final Set<Kind> CONCURRENCY = EnumSet.range(Kind.MONITOR_ENTER, Kind.SERIALIZABLE_LAMBDA);
 
     private final String root;
     private final ClassRewriter rewriter;
