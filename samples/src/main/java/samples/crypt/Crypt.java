@@ -52,8 +52,7 @@ public final class Crypt {
 
     /**
      * Runs one pass over [0, blocks) of {@code in} into {@code out}, split among {@code threads} new
-     * threads, and joins them. (A task that called a lambda handed in here would keep its thread
-     * home: a lambda other than a thread's own task cannot be shared between nodes yet.)
+     * threads, and joins them.
      */
     private static void inParallel(int threads, int blocks, boolean decipher, byte[] in, byte[] out)
             throws InterruptedException {
