@@ -69,6 +69,7 @@ public final class Agent {
         openThreadInternals(instrumentation);
         try {
             ApplicationTransformer.install(instrumentation);
+            ObjectSpace.prepareInBackground();
             if (options.role() == AgentOptions.Role.HOME) {
                 showTheProgramItsClassPath();
                 HomeNode.start(options, atStartup ? Thread.currentThread() : null);

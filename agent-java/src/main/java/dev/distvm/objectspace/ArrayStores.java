@@ -71,6 +71,11 @@ final class ArrayStores {
 
     private ArrayStores() {}
 
+    /** Nothing but this class's initialization, which makes the method handles (see {@link ObjectSpace#prepareInBackground}). */
+    static void prepare() {
+        // the class initializer did the work
+    }
+
     /** How this node finds the marks of a shared array (null for one that is not shared). */
     static void useRegistry(Function<Object, ArrayWrites> lookup) {
         registry = lookup;

@@ -11,6 +11,8 @@ import java.lang.invoke.SerializedLambda;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Lambdas and method references travel by value: by what they are (the functional interface, the
@@ -25,8 +27,53 @@ final class Lambdas {
     private static final int FLAG_SERIALIZABLE = 1;
     /** Added by the rewriter to every class that makes lambdas (its SerializableLambdaRewriter). */
     private static final String LOOKUP_METHOD = "$dist$lookup";
+    /**
+     * Per capturing class, the factories of its lambdas by what they are: the metafactory spins a
+     * class at each call, which the JVM does once per call site, and so must this.
+     */
+    private static final ClassValue<Map<String, MethodHandle>> FACTORIES = new ClassValue<>() {
+        @Override
+        protected Map<String, MethodHandle> computeValue(Class<?> capturing) {
+            return new ConcurrentHashMap<>();
+        }
+    };
+    /** Per lambda class, its {@code writeReplace}; null when it has none or its capturing class cannot make it again. */
+    private static final ClassValue<Method> WRITE_REPLACE = new ClassValue<>() {
+        @Override
+        protected Method computeValue(Class<?> lambda) {
+            try {
+                lambda.getNestHost().getDeclaredMethod(LOOKUP_METHOD);
+                Method writeReplace = lambda.getDeclaredMethod("writeReplace");
+                writeReplace.setAccessible(true);
+                return writeReplace;
+            } catch (NoSuchMethodException | RuntimeException e) {
+                return null;
+            }
+        }
+    };
 
     private Lambdas() {}
+
+    /**
+     * Makes one serializable lambda the way {@link #read} does: the metafactory's first
+     * serializable lambda in a JVM costs it 50-100 ms, which a thread placed on a fresh worker
+     * would otherwise wait for.
+     */
+    static void prepare() {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            MethodType run = MethodType.methodType(void.class);
+            CallSite site = LambdaMetafactory.altMetafactory(lookup, "run", MethodType.methodType(Runnable.class), run,
+                    lookup.findStatic(Lambdas.class, "prepared", run), run, FLAG_SERIALIZABLE);
+            ((Runnable) site.getTarget().invokeExact()).run();
+        } catch (Throwable e) {
+            // only a saving of time: the first lambda made again here pays it instead
+        }
+    }
+
+    private static void prepared() {
+        // the body of the lambda prepare() makes
+    }
 
     /** Whether {@code value} is a lambda or method reference (an instance of a hidden class). */
     static boolean isLambda(Object value) {
@@ -36,12 +83,6 @@ final class Lambdas {
     /** [capturing class][interface][method][its type][instantiated type][implementation: class, name, type, kind][captured count]; then the caller writes the captured values. */
     static SerializedLambda write(WireBuffer out, Object lambda) {
         SerializedLambda form = serializedForm(lambda);
-        try {
-            lambda.getClass().getNestHost().getDeclaredMethod(LOOKUP_METHOD);
-        } catch (NoSuchMethodException e) {
-            throw new UnsharableException(lambda.getClass(), "its capturing class was not rewritten by dist, so it cannot be"
-                    + " made again on another node");
-        }
         out.appendString(form.getCapturingClass());
         out.appendString(form.getFunctionalInterfaceClass());
         out.appendString(form.getFunctionalInterfaceMethodName());
@@ -55,43 +96,56 @@ final class Lambdas {
         return form;
     }
 
-    /** The lambda {@link #write} described, made again with {@code captured} read by the caller. */
+    /** What {@link #write} wrote before the captured values: a lambda of the program, as the metafactory is told of it. */
+    private record Description(String capturing, String functionalInterface, String methodName, String methodType,
+                               String instantiatedType, String implClass, String implName, String implType, int implKind,
+                               int captured) {
+        static Description read(WireReader reader) {
+            return new Description(reader.string(), reader.string(), reader.string(), reader.string(), reader.string(),
+                    reader.string(), reader.string(), reader.string(), Byte.toUnsignedInt(reader.body().get()),
+                    reader.body().getInt());
+        }
+    }
+
+    /** The lambda {@link #write} described, made again with the captured values that follow. */
     static Object read(WireReader reader) {
-        String capturing = reader.string();
-        String functionalInterface = reader.string();
-        String methodName = reader.string();
-        String methodType = reader.string();
-        String instantiatedType = reader.string();
-        String implClass = reader.string();
-        String implName = reader.string();
-        String implType = reader.string();
-        int implKind = Byte.toUnsignedInt(reader.body().get());
-        int count = reader.body().getInt();
-        WireReader.bounded(reader.body(), count);
-        List<Object> captured = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
+        Description lambda = Description.read(reader);
+        WireReader.bounded(reader.body(), lambda.captured());
+        List<Object> captured = new ArrayList<>(lambda.captured());
+        for (int i = 0; i < lambda.captured(); i++) {
             captured.add(reader.value());
         }
-        ClassLoader loader = reader.loader();
         try {
-            MethodHandles.Lookup lookup = lookupOf(reader.load(capturing.replace('/', '.')));
-            MethodHandle implementation = implementation(reader.load(implClass.replace('/', '.')), implName, implType,
-                    implKind, loader);
-            if (count > implementation.type().parameterCount()) {
-                throw new IllegalArgumentException("a lambda captures more values than its implementation takes");
+            Class<?> capturingClass = reader.load(lambda.capturing().replace('/', '.'));
+            Map<String, MethodHandle> factories = FACTORIES.get(capturingClass);
+            MethodHandle factory = factories.get(lambda.toString());
+            if (factory == null) {
+                factory = factory(capturingClass, lambda, reader);
+                factories.putIfAbsent(lambda.toString(), factory);
             }
-            MethodType factoryType = MethodType.methodType(reader.load(functionalInterface.replace('/', '.')),
-                    implementation.type().parameterList().subList(0, count));
-            CallSite site = LambdaMetafactory.altMetafactory(lookup, methodName, factoryType,
-                    MethodType.fromMethodDescriptorString(methodType, loader), implementation,
-                    MethodType.fromMethodDescriptorString(instantiatedType, loader), FLAG_SERIALIZABLE);
-            return site.getTarget().invokeWithArguments(captured);
+            return factory.invokeWithArguments(captured);
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw e;
         } catch (Throwable e) {
-            throw new IllegalStateException("the lambda " + implClass + "." + implName + " of " + capturing
-                    + " cannot be made again here: " + e, e);
+            throw new IllegalStateException("the lambda " + lambda.implClass() + "." + lambda.implName() + " of "
+                    + lambda.capturing() + " cannot be made again here: " + e, e);
         }
+    }
+
+    /** What the JVM's call site of the lambda would hold: a handle from the captured values to a new lambda. */
+    private static MethodHandle factory(Class<?> capturingClass, Description lambda, WireReader reader) throws Throwable {
+        ClassLoader loader = reader.loader();
+        MethodHandle implementation = implementation(reader.load(lambda.implClass().replace('/', '.')), lambda.implName(),
+                lambda.implType(), lambda.implKind(), loader);
+        if (lambda.captured() > implementation.type().parameterCount()) {
+            throw new IllegalArgumentException("a lambda captures more values than its implementation takes");
+        }
+        MethodType factoryType = MethodType.methodType(reader.load(lambda.functionalInterface().replace('/', '.')),
+                implementation.type().parameterList().subList(0, lambda.captured()));
+        CallSite site = LambdaMetafactory.altMetafactory(lookupOf(capturingClass), lambda.methodName(), factoryType,
+                MethodType.fromMethodDescriptorString(lambda.methodType(), loader), implementation,
+                MethodType.fromMethodDescriptorString(lambda.instantiatedType(), loader), FLAG_SERIALIZABLE);
+        return site.getTarget();
     }
 
     /** The capturing class's own full-privilege lookup, which the metafactory requires. */
@@ -120,12 +174,13 @@ final class Lambdas {
     }
 
     private static SerializedLambda serializedForm(Object lambda) {
+        Method writeReplace = WRITE_REPLACE.get(lambda.getClass());
+        if (writeReplace == null) {
+            throw new UnsharableException(lambda.getClass(), "this lambda was not made by a class dist rewrote, so it cannot"
+                    + " be made again on another node");
+        }
         try {
-            Method writeReplace = lambda.getClass().getDeclaredMethod("writeReplace");
-            writeReplace.setAccessible(true);
             return (SerializedLambda) writeReplace.invoke(lambda);
-        } catch (NoSuchMethodException e) {
-            throw new UnsharableException(lambda.getClass(), "this lambda was not made serializable by dist's rewriter");
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new UnsharableException(lambda.getClass(), "dist cannot read what this lambda captured (" + e + ")");
         }

@@ -1,5 +1,6 @@
 package dev.distvm.objectspace;
 
+import dev.distvm.common.DaemonThreads;
 import dev.distvm.coordinator.Membership;
 import dev.distvm.coordinator.proto.NodeInfo;
 import dev.distvm.exit.Exits;
@@ -26,6 +27,18 @@ public final class ObjectSpace {
 
     static boolean isWorker() {
         return worker;
+    }
+
+    /**
+     * Makes, on a thread of its own at the lowest priority, what the first thread placed would
+     * otherwise wait for: the array hooks' method handles and the metafactory's first serializable
+     * lambda, tens of milliseconds each in a fresh JVM.
+     */
+    public static void prepareInBackground() {
+        DaemonThreads.start("dist-prepare", () -> {
+            ArrayStores.prepare();
+            Lambdas.prepare();
+        }).setPriority(Thread.MIN_PRIORITY);
     }
 
     /** @param mainThread the thread that runs {@code main}, or null when dist was attached late */
