@@ -42,6 +42,9 @@ final class ArrayStores {
     private static final MethodHandle PASSED;
     /** Whether {@link #NOTHING_SHARED} was invalidated (or is being). */
     private static volatile boolean active;
+    /** Moves at each sharing of an array: the cache's "not shared" answers of an older generation are void. */
+    private static final AtomicInteger GENERATION = new AtomicInteger();
+    private static volatile Function<Object, ArrayWrites> registry = array -> null;
 
     static {
         try {
@@ -55,9 +58,6 @@ final class ArrayStores {
             throw new ExceptionInInitializerError(e);
         }
     }
-    private static final AtomicInteger GENERATION = new AtomicInteger();
-    private static volatile Function<Object, ArrayWrites> registry = array -> null;
-
     private static final class Entry extends WeakReference<Object> {
         final ArrayWrites writes;
         final int generation;
@@ -81,7 +81,10 @@ final class ArrayStores {
         registry = lookup;
     }
 
-    /** An array became shared here, its marks already registered: void the cache's "not shared" answers. */
+    /**
+     * An array is becoming shared here: its marks, for the caller to register where
+     * {@link #useRegistry the registry} finds them before it calls {@link #registered}.
+     */
     static ArrayWrites shared(Object array) {
         int hash = System.identityHashCode(array) & (FILTER_BITS - 1);
         FILTER_WORDS.getAndBitwiseOr(FILTER, hash >>> 6, 1L << hash);
@@ -94,7 +97,7 @@ final class ArrayStores {
         return writes;
     }
 
-    /** Called once the marks {@link #shared} made are where the registry finds them. */
+    /** The marks {@link #shared} made are where the registry finds them: void the cache's "not shared" answers. */
     static void registered() {
         GENERATION.incrementAndGet();
         if (!active) {
