@@ -27,15 +27,12 @@ import org.objectweb.asm.Type;
  * ({@code invokespecial}) are left direct, as are calls in interfaces older than Java 8, which
  * cannot hold a helper: JDK constructors copy the arrays they are given rather than write them.
  */
-final class ArrayPassingRewriter extends ClassVisitor {
+final class ArrayPassingRewriter extends HelperHost {
     private final HookCalls hooks;
     private final Predicate<String> isApplicationClass;
     private final Predicate<String> extendsJdkClass;
     private final RewriteCounts counts;
     private final Map<String, Helper> helpers = new LinkedHashMap<>();
-    private String className;
-    private boolean isInterface;
-    private int majorVersion;
 
     private record Helper(String name, int opcode, String owner, String method, String descriptor, boolean ownerIsInterface) {
         List<Type> parameters() {
@@ -54,19 +51,11 @@ final class ArrayPassingRewriter extends ClassVisitor {
 
     ArrayPassingRewriter(ClassVisitor next, HookCalls hooks, Predicate<String> isApplicationClass,
             Predicate<String> extendsJdkClass, RewriteCounts counts) {
-        super(Opcodes.ASM9, next);
+        super(next);
         this.hooks = hooks;
         this.isApplicationClass = isApplicationClass;
         this.extendsJdkClass = extendsJdkClass;
         this.counts = counts;
-    }
-
-    @Override
-    public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
-        className = name;
-        isInterface = (access & Opcodes.ACC_INTERFACE) != 0;
-        majorVersion = version & 0xFFFF;
-        super.visit(version, access, name, signature, superName, interfaces);
     }
 
     @Override
@@ -78,7 +67,7 @@ final class ArrayPassingRewriter extends ClassVisitor {
                     super.visitMethodInsn(opcode, owner, method, desc, ownerIsInterface);
                     return;
                 }
-                if (opcode == Opcodes.INVOKESPECIAL || (isInterface && majorVersion < Opcodes.V1_8)) {
+                if (opcode == Opcodes.INVOKESPECIAL || cannotHoldHelpers()) {
                     counts.add(Kind.DIRECT_ARRAY_PASSED);
                     super.visitMethodInsn(opcode, owner, method, desc, ownerIsInterface);
                     return;
@@ -138,7 +127,7 @@ final class ArrayPassingRewriter extends ClassVisitor {
     }
 
     private void generate(Helper helper) {
-        int access = Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC | (isInterface ? Opcodes.ACC_PUBLIC : Opcodes.ACC_PRIVATE);
+        int access = helperAccess();
         MethodVisitor method = super.visitMethod(access, helper.name(), helper.helperDescriptor(), null, null);
         method.visitCode();
         Label start = new Label();
@@ -164,7 +153,7 @@ final class ArrayPassingRewriter extends ClassVisitor {
         reportArguments(method, helper, parameters, slots);
         method.visitInsn(result.getOpcode(Opcodes.IRETURN));
         method.visitLabel(thrown);
-        if (majorVersion >= Opcodes.V1_6) {
+        if (hasFrames()) {
             Object[] locals = parameters.stream().map(FrameTypes::of).toArray();
             method.visitFrame(Opcodes.F_NEW, locals.length, locals, 1, new Object[] {"java/lang/Throwable"});
         }

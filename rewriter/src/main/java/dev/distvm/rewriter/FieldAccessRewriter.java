@@ -33,15 +33,12 @@ import org.objectweb.asm.tree.MethodNode;
  * older than Java 8 (which cannot hold static methods). Field handle constants are redirected to the
  * same helpers.
  */
-final class FieldAccessRewriter extends ClassVisitor {
+final class FieldAccessRewriter extends HelperHost {
     private final HookCalls hooks;
     private final Predicate<String> isApplicationClass;
     private final FieldResolver fieldResolver;
     private final RewriteCounts counts;
     private final Map<String, AccessHelper> helpers = new LinkedHashMap<>();
-    private String className;
-    private boolean isInterface;
-    private int majorVersion;
 
     private record AccessHelper(String name, int opcode, String owner, String field, String fieldDescriptor,
             boolean isVolatile, boolean ownerIsInterface) {
@@ -73,19 +70,11 @@ final class FieldAccessRewriter extends ClassVisitor {
 
     FieldAccessRewriter(ClassVisitor next, HookCalls hooks, Predicate<String> isApplicationClass,
             FieldResolver fieldResolver, RewriteCounts counts) {
-        super(Opcodes.ASM9, next);
+        super(next);
         this.hooks = hooks;
         this.isApplicationClass = isApplicationClass;
         this.fieldResolver = fieldResolver;
         this.counts = counts;
-    }
-
-    @Override
-    public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
-        className = name;
-        isInterface = (access & Opcodes.ACC_INTERFACE) != 0;
-        majorVersion = version & 0xFFFF;
-        super.visit(version, access, name, signature, superName, interfaces);
     }
 
     @Override
@@ -167,10 +156,6 @@ final class FieldAccessRewriter extends ClassVisitor {
         }
     }
 
-    private boolean cannotHoldHelpers() {
-        return isInterface && majorVersion < Opcodes.V1_8;
-    }
-
     private boolean isPlainInstanceRead(int opcode, String owner, String name, String descriptor) {
         return opcode == Opcodes.GETFIELD && !fieldResolver.isVolatile(owner, name, descriptor);
     }
@@ -215,7 +200,7 @@ final class FieldAccessRewriter extends ClassVisitor {
     }
 
     private void generate(AccessHelper helper) {
-        int access = Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC | (isInterface ? Opcodes.ACC_PUBLIC : Opcodes.ACC_PRIVATE);
+        int access = helperAccess();
         MethodVisitor method = super.visitMethod(access, helper.name(), helper.descriptor(), null, null);
         method.visitCode();
         if (helper.isStatic()) {
@@ -277,7 +262,7 @@ final class FieldAccessRewriter extends ClassVisitor {
         pushTarget(method, helper);
         hooks.invoke(method, RuntimeHooks.STATIC_FAULT);
         method.visitLabel(valid);
-        if (majorVersion >= Opcodes.V1_6) {
+        if (hasFrames()) {
             Object[] locals = helper.parameters().stream().map(FrameTypes::of).toArray();
             method.visitFrame(Opcodes.F_NEW, locals.length, locals, 0, new Object[0]);
         }
@@ -302,7 +287,7 @@ final class FieldAccessRewriter extends ClassVisitor {
         pushTarget(method, helper);
         hooks.invoke(method, RuntimeHooks.WRITTEN);
         method.visitLabel(local);
-        if (majorVersion >= Opcodes.V1_6) {
+        if (hasFrames()) {
             Object[] locals = helper.parameters().stream().map(FrameTypes::of).toArray();
             method.visitFrame(Opcodes.F_NEW, locals.length, locals, 0, new Object[0]);
         }

@@ -18,7 +18,7 @@ import org.objectweb.asm.Opcodes;
  * {@code MethodHandles.lookup()}: the metafactory makes a lambda only for a lookup with the
  * capturing class's full privileges, which no other class can obtain.
  */
-final class SerializableLambdaRewriter extends ClassVisitor {
+final class SerializableLambdaRewriter extends HelperHost {
     private static final String FACTORY = "java/lang/invoke/LambdaMetafactory";
     private static final Handle ALT_METAFACTORY = new Handle(Opcodes.H_INVOKESTATIC, FACTORY, "altMetafactory",
             "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;[Ljava/lang/Object;)"
@@ -30,26 +30,17 @@ final class SerializableLambdaRewriter extends ClassVisitor {
     private static final String LOOKUP_DESCRIPTOR = "()Ljava/lang/invoke/MethodHandles$Lookup;";
 
     private final RewriteCounts counts;
-    private boolean isInterface;
     private boolean makesLambdas;
 
     SerializableLambdaRewriter(ClassVisitor next, RewriteCounts counts) {
-        super(Opcodes.ASM9, next);
+        super(next);
         this.counts = counts;
-    }
-
-    @Override
-    public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
-        isInterface = (access & Opcodes.ACC_INTERFACE) != 0;
-        super.visit(version, access, name, signature, superName, interfaces);
     }
 
     @Override
     public void visitEnd() {
         if (makesLambdas) {
-            // Interfaces of Java 8 class files cannot have private methods; lambdas need Java 8 at least.
-            int access = Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC | (isInterface ? Opcodes.ACC_PUBLIC : Opcodes.ACC_PRIVATE);
-            MethodVisitor method = super.visitMethod(access, LOOKUP_METHOD, LOOKUP_DESCRIPTOR, null, null);
+            MethodVisitor method = super.visitMethod(helperAccess(), LOOKUP_METHOD, LOOKUP_DESCRIPTOR, null, null);
             method.visitCode();
             method.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/invoke/MethodHandles", "lookup", LOOKUP_DESCRIPTOR, false);
             method.visitInsn(Opcodes.ARETURN);
