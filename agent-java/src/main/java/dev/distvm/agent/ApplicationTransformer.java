@@ -59,6 +59,6 @@ final class ApplicationTransformer implements ClassFileTransformer {
     static byte[] rewrite(ClassLoader loader, byte[] bytes) {
         ClassHierarchy hierarchy = new ClassHierarchy(loader);
         return new ClassRewriter(RuntimeHooks.OWNER, APPLICATION, hierarchy, hierarchy::isThread,
-                hierarchy::extendsJdkClass).rewrite(bytes).bytes();
+                hierarchy).rewrite(bytes).bytes();
     }
 }

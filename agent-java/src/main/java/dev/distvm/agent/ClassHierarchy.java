@@ -3,6 +3,7 @@ package dev.distvm.agent;
 import java.io.IOException;
 import java.io.InputStream;
 import dev.distvm.rewriter.FieldResolver;
+import dev.distvm.rewriter.JdkInheritance;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.HashMap;
@@ -17,7 +18,7 @@ import org.objectweb.asm.Opcodes;
  * class is being transformed, without loading application classes (loading them from inside a transformer risks circularity errors): their
  * superclass chain is read from the class files. JDK classes are loaded, which is safe.
  */
-final class ClassHierarchy implements FieldResolver {
+final class ClassHierarchy implements FieldResolver, JdkInheritance {
     private static final int MAX_DEPTH = 64;
     private final ClassLoader loader;
     private final Map<String, ClassReader> read = new HashMap<>();
@@ -40,16 +41,38 @@ final class ClassHierarchy implements FieldResolver {
         return false;
     }
 
-    /** Whether a JDK class other than {@code Object} is among the superclasses of {@code internalName}. */
-    boolean extendsJdkClass(String internalName) {
-        String current = superNameOf(internalName);
+    /**
+     * Whether a call of {@code name descriptor} on the application class {@code owner} may run JDK
+     * code: no application class from {@code owner} up declares it, and a JDK class other than
+     * {@code Object} is among the superclasses (read from the class files, as the rest).
+     */
+    @Override
+    public boolean inheritedFromJdk(String owner, String name, String descriptor) {
+        String current = owner;
         for (int depth = 0; depth < MAX_DEPTH && current != null; depth++) {
             if (isJdk(current)) {
                 return !current.equals("java/lang/Object");
             }
-            current = superNameOf(current);
+            ClassReader reader = read(current);
+            if (reader == null || declares(reader, name, descriptor)) {
+                return false;
+            }
+            current = reader.getSuperName();
         }
         return false;
+    }
+
+    private static boolean declares(ClassReader reader, String name, String descriptor) {
+        boolean[] found = {false};
+        reader.accept(new ClassVisitor(Opcodes.ASM9) {
+            @Override
+            public org.objectweb.asm.MethodVisitor visitMethod(int access, String method, String desc, String signature,
+                                                               String[] exceptions) {
+                found[0] |= method.equals(name) && desc.equals(descriptor);
+                return null;
+            }
+        }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+        return found[0];
     }
 
     @Override

@@ -12,6 +12,10 @@ class ClassHierarchyTest {
     static final class Spinner extends Thread {
         volatile boolean done;
         int plain;
+
+        void fill(byte[] bytes) {
+            bytes[0] = 1;
+        }
     }
 
     /** A loader that finds this test's classes, or fails to read them as a worker whose home does not answer would. */
@@ -35,6 +39,15 @@ class ClassHierarchyTest {
         assertTrue(hierarchy.isVolatile(SPINNER, "done", "Z"));
         assertFalse(hierarchy.isVolatile(SPINNER, "plain", "I"));
         assertTrue(hierarchy.isThread(SPINNER));
+    }
+
+    @Test
+    void knowsWhichMethodsAnApplicationClassInheritsFromTheJdk() {
+        ClassHierarchy hierarchy = new ClassHierarchy(loader(true));
+        assertFalse(hierarchy.inheritedFromJdk(SPINNER, "fill", "([B)V"), "declared by Spinner itself");
+        assertTrue(hierarchy.inheritedFromJdk(SPINNER, "setName", "(Ljava/lang/String;)V"), "Thread's");
+        assertFalse(hierarchy.inheritedFromJdk("dev/distvm/agent/ClassHierarchyTest", "hashCode", "()I"),
+                "a class that extends Object alone inherits nothing that writes");
     }
 
     @Test

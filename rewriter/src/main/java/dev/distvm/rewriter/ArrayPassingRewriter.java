@@ -21,40 +21,55 @@ import org.objectweb.asm.Type;
  * {@code wrap}, a buffer's {@code array()}), report it as aliased: such an array is compared whole
  * at every release.
  *
- * <p>A call counts as JDK code when its owner is not an application class, or is one that extends
- * a JDK class other than {@code Object} (whose inherited methods run unrewritten); the caller's
- * predicate answers the latter without loading classes. Constructors and {@code super} calls
- * ({@code invokespecial}) are left direct, as are calls in interfaces older than Java 8, which
- * cannot hold a helper: JDK constructors copy the arrays they are given rather than write them.
+ * <p>A call counts as JDK code when its owner is not an application class, or is one that
+ * inherits the method from a JDK class ({@link JdkInheritance}, answered without loading classes). A {@code super} call (a stream subclass's
+ * {@code super.read(buffer)}) goes through a private instance helper instead, since only the class
+ * itself may make it. Left direct: constructors (nothing may receive an object before its
+ * constructor ran; JDK constructors copy the arrays they are given rather than write them), an
+ * interface's super calls, and calls in interfaces older than Java 8, which cannot hold a helper.
  */
 final class ArrayPassingRewriter extends HelperHost {
     private final HookCalls hooks;
     private final Predicate<String> isApplicationClass;
-    private final Predicate<String> extendsJdkClass;
+    private final JdkInheritance jdkInheritance;
     private final RewriteCounts counts;
     private final Map<String, Helper> helpers = new LinkedHashMap<>();
 
-    private record Helper(String name, int opcode, String owner, String method, String descriptor, boolean ownerIsInterface) {
+    /**
+     * A helper that makes one call: static, taking the receiver first, for static, virtual and
+     * interface calls; for a {@code super} call, a private instance method of the class (only it
+     * may make that call), taking the call's own arguments.
+     */
+    private record Helper(String name, int opcode, String owner, String method, String descriptor, boolean ownerIsInterface,
+                          String caller) {
+        boolean isSuperCall() {
+            return opcode == Opcodes.INVOKESPECIAL;
+        }
+
+        /** The helper's parameters as its locals hold them: the receiver first, if any. */
         List<Type> parameters() {
             List<Type> parameters = new ArrayList<>();
             if (opcode != Opcodes.INVOKESTATIC) {
-                parameters.add(Type.getObjectType(owner));
+                parameters.add(Type.getObjectType(isSuperCall() ? caller : owner));
             }
             parameters.addAll(List.of(Type.getArgumentTypes(descriptor)));
             return parameters;
         }
 
         String helperDescriptor() {
+            if (isSuperCall()) {
+                return descriptor;
+            }
             return Type.getMethodDescriptor(Type.getReturnType(descriptor), parameters().toArray(new Type[0]));
         }
     }
 
     ArrayPassingRewriter(ClassVisitor next, HookCalls hooks, Predicate<String> isApplicationClass,
-            Predicate<String> extendsJdkClass, RewriteCounts counts) {
+            JdkInheritance jdkInheritance, RewriteCounts counts) {
         super(next);
         this.hooks = hooks;
         this.isApplicationClass = isApplicationClass;
-        this.extendsJdkClass = extendsJdkClass;
+        this.jdkInheritance = jdkInheritance;
         this.counts = counts;
     }
 
@@ -67,14 +82,19 @@ final class ArrayPassingRewriter extends HelperHost {
                     super.visitMethodInsn(opcode, owner, method, desc, ownerIsInterface);
                     return;
                 }
-                if (opcode == Opcodes.INVOKESPECIAL || cannotHoldHelpers()) {
+                boolean superCall = opcode == Opcodes.INVOKESPECIAL;
+                // Constructors cannot be wrapped (nothing may receive an uninitialized object); an
+                // interface's super calls would need a private method, which Java 8 interfaces cannot have.
+                if (cannotHoldHelpers() || (superCall && (method.equals("<init>") || isInterface))) {
                     counts.add(Kind.DIRECT_ARRAY_PASSED);
                     super.visitMethodInsn(opcode, owner, method, desc, ownerIsInterface);
                     return;
                 }
                 Helper helper = helpers.computeIfAbsent(opcode + " " + owner + "." + method + desc,
-                        key -> new Helper("$dist$pass$" + helpers.size(), opcode, owner, method, desc, ownerIsInterface));
-                super.visitMethodInsn(Opcodes.INVOKESTATIC, className, helper.name(), helper.helperDescriptor(), isInterface);
+                        key -> new Helper((superCall ? "$dist$super$" : "$dist$pass$") + helpers.size(), opcode, owner, method,
+                                desc, ownerIsInterface, className));
+                super.visitMethodInsn(superCall ? Opcodes.INVOKESPECIAL : Opcodes.INVOKESTATIC, className, helper.name(),
+                        helper.helperDescriptor(), isInterface);
                 counts.add(Kind.ARRAY_PASSED);
             }
         };
@@ -89,8 +109,8 @@ final class ArrayPassingRewriter extends HelperHost {
     }
 
     private boolean handsArraysToJdk(String owner, String method, String descriptor) {
-        if (owner.startsWith("[") || owner.startsWith("dev/distvm/")
-                || (isApplicationClass.test(owner) && !extendsJdkClass.test(owner))) {
+        if (owner.startsWith("[") || owner.startsWith("dev/distvm/") || method.startsWith("$dist$")
+                || (isApplicationClass.test(owner) && !jdkInheritance.inheritedFromJdk(owner, method, descriptor))) {
             return false;
         }
         if (returnsAlias(owner, method, descriptor)) {
@@ -127,7 +147,7 @@ final class ArrayPassingRewriter extends HelperHost {
     }
 
     private void generate(Helper helper) {
-        int access = helperAccess();
+        int access = helper.isSuperCall() ? Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC : helperAccess();
         MethodVisitor method = super.visitMethod(access, helper.name(), helper.helperDescriptor(), null, null);
         method.visitCode();
         Label start = new Label();

@@ -36,7 +36,7 @@ public final class ClassRewriter {
     private final Predicate<String> isApplicationClass;
     private final FieldResolver fieldResolver;
     private final Predicate<String> isThread;
-    private final Predicate<String> extendsJdkClass;
+    private final JdkInheritance jdkInheritance;
 
     /**
      * @param hookOwner          internal name of the class implementing {@link RuntimeHooks}: {@link RuntimeHooks#OWNER}
@@ -45,16 +45,16 @@ public final class ClassRewriter {
      *                           guarded accesses and which superclasses already carry the state fields
      * @param fieldResolver      volatility of fields and interface-ness of owners, without class loading
      * @param isThread           over internal names: {@code java/lang/Thread} or a subclass, without class loading
-     * @param extendsJdkClass    over internal names of application classes: whether a JDK class other than
-     *                           {@code Object} is among its superclasses (its inherited methods are not rewritten)
+     * @param jdkInheritance     whether a method called on an application class is one it inherits from a JDK
+     *                           class (whose code is not rewritten), without class loading
      */
     public ClassRewriter(String hookOwner, Predicate<String> isApplicationClass, FieldResolver fieldResolver,
-            Predicate<String> isThread, Predicate<String> extendsJdkClass) {
+            Predicate<String> isThread, JdkInheritance jdkInheritance) {
         this.hooks = new HookCalls(hookOwner);
         this.isApplicationClass = isApplicationClass;
         this.fieldResolver = fieldResolver;
         this.isThread = isThread;
-        this.extendsJdkClass = extendsJdkClass;
+        this.jdkInheritance = jdkInheritance;
     }
 
     /**
@@ -100,7 +100,7 @@ public final class ClassRewriter {
                 next -> new SynchronizedMethodRewriter(next, counts),
                 next -> new MonitorRewriter(next, hooks, counts),
                 next -> new ArrayStoreRewriter(next, hooks, counts),
-                next -> new ArrayPassingRewriter(next, hooks, isApplicationClass, extendsJdkClass, counts),
+                next -> new ArrayPassingRewriter(next, hooks, isApplicationClass, jdkInheritance, counts),
                 next -> new CallSiteRewriter(next, hooks, isThread, counts),
                 next -> new SerializableLambdaRewriter(next, counts));
         ClassVisitor chain = writer;

@@ -69,7 +69,7 @@ public final class RewriteCounts {
         ARRAY_STORE(true),
         /** A call of JDK code handed an array, routed through a helper that marks the array afterwards. */
         ARRAY_PASSED(true),
-        /** A call of JDK code handed an array directly: a constructor or {@code super} call, an old interface. */
+        /** A call of JDK code handed an array directly: a constructor, an interface's super call, a call in an old interface. */
         DIRECT_ARRAY_PASSED(false);
 
 

@@ -72,6 +72,24 @@ class ArrayRewriterTest {
         }
     }
 
+    /** Input: a stream whose read is the JDK's, called through super, and a constructor handed an array. */
+    public static final class Stream extends java.io.ByteArrayInputStream {
+        public Stream() {
+            super(new byte[] {5, 6, 7});
+        }
+
+        @Override
+        public synchronized int read(byte[] into, int from, int count) {
+            return super.read(into, from, count);
+        }
+
+        public static String readThrough() {
+            byte[] into = new byte[3];
+            int read = new Stream().read(into, 0, 3);
+            return read + " " + into[2];
+        }
+    }
+
     @BeforeEach
     void reset() {
         RecordingHooks.reset();
@@ -114,6 +132,15 @@ class ArrayRewriterTest {
                 RecordingHooks.arrayCalls.stream().filter(call -> !call.startsWith("store")).toList());
         // fill, arraycopy, toArray; the arraycopy that throws; wrap, asList, array()
         assertEquals(7, subject.counts(Stores.class).get(Kind.ARRAY_PASSED));
+    }
+
+    @Test
+    void aSuperCallThatHandsAnArrayToJdkCodeReportsItAndConstructorsStayDirect() throws Throwable {
+        Rewritten subject = new Rewritten(Stream.class);
+        assertEquals("3 7", subject.call("readThrough"));
+        assertEquals(List.of("passed byte[]"), RecordingHooks.arrayCalls.stream().filter(call -> !call.startsWith("store")).toList(),
+                "the super call inside read; the call of read itself runs Stream's own, rewritten read");
+        assertEquals(1, subject.counts(Stream.class).get(Kind.DIRECT_ARRAY_PASSED), "super(new byte[] {...})");
     }
 
     private static Throwable thrownBy(Rewritten subject, String method) {

@@ -20,7 +20,7 @@ final class LoadedClasses implements FieldResolver {
 
     /** The pipeline for test subjects: their hooks go to {@link RecordingHooks}. */
     ClassRewriter rewriter(Predicate<String> isSubject) {
-        return new ClassRewriter(RecordingHooks.OWNER, isSubject, this, this::isThread, this::extendsJdkClass);
+        return new ClassRewriter(RecordingHooks.OWNER, isSubject, this, this::isThread, this::inheritedFromJdk);
     }
 
     @Override
@@ -46,11 +46,15 @@ final class LoadedClasses implements FieldResolver {
         return type != null && Thread.class.isAssignableFrom(type);
     }
 
-    boolean extendsJdkClass(String internalName) {
-        Class<?> type = load(internalName);
-        for (Class<?> c = type == null ? null : type.getSuperclass(); c != null; c = c.getSuperclass()) {
-            if (c.getClassLoader() == null && c != Object.class) {
-                return true;
+    boolean inheritedFromJdk(String owner, String name, String descriptor) {
+        for (Class<?> c = load(owner); c != null; c = c.getSuperclass()) {
+            if (c.getClassLoader() == null) {
+                return c != Object.class;
+            }
+            for (java.lang.reflect.Method method : c.getDeclaredMethods()) {
+                if (method.getName().equals(name) && org.objectweb.asm.Type.getMethodDescriptor(method).equals(descriptor)) {
+                    return false;
+                }
             }
         }
         return false;
