@@ -203,10 +203,20 @@ final class HomeSpace {
         return writes == null ? 0 : writes.sweeps();
     }
 
-    /** The masters registered and not collected (some collected a moment ago may be counted). */
+    /**
+     * The masters registered and not collected: counted by their referents, not by the entries
+     * the reference queue has not handed back yet (on a busy machine that lags a collection by
+     * more than the report waits, and a freed master would be counted as held).
+     */
     synchronized int masterCount() {
         expunge();
-        return masters.size();
+        int alive = 0;
+        for (Registered entry : masters.values()) {
+            if (entry.get() != null) {
+                alive++;
+            }
+        }
+        return alive;
     }
 
     synchronized Object master(long id) {
