@@ -53,11 +53,6 @@ final class WriteTracking<T> {
         written.put(thing, pin);
     }
 
-    /** Every array tracked: they are looked at whenever a scan includes arrays. */
-    synchronized List<T> arrays() {
-        return new ArrayList<>(arrays);
-    }
-
     /** The thing is no longer shared with this peer. */
     synchronized void forget(T thing) {
         written.remove(thing);
