@@ -6,7 +6,7 @@ import java.util.concurrent.locks.LockSupport;
  * The object space's unit costs, measured from inside an ordinary program: the one thread it
  * starts, which dist places on the worker (the home is busy with {@code main}, and placement fills
  * the least-loaded node), reads fields of shared objects (valid copies there) and of its own objects, faults in
- * objects it has never seen, and takes an uncontended monitor of a shared object. Prints "name
+ * objects it has never seen, and takes an uncontended monitor of a shared object and of its own. Prints "name
  * value" lines. With --plain (no dist) only the read is measured, as the baseline.
  *
  * <p>A fault: the probe asks {@code main}, at the home, to publish a new object (through the board's monitor,
@@ -29,6 +29,11 @@ public final class SsiCosts {
     /** Untimed acquires (each after a pause) and monitor rounds before the timed ones: see the class comment. */
     static final int WARM_UP_ACQUIRES = 10_000, WARM_UP_MONITOR_ROUNDS = 10_000;
     static final int REMOTE_OPERATIONS = 3_000;
+    /**
+     * Enters and exits of one monitor per timed loop, a shared object's (its node keeps the home's
+     * monitor between them, returning it every few milliseconds) and the probe's own.
+     */
+    static final int MONITOR_ROUNDS = 1_000_000;
     /** Read loops are timed this often, alternating copy and own object, and the medians compared. */
     static final int ROUNDS = 5;
     /** How long the probe gives the home thread to publish before it times its acquire. */
@@ -97,15 +102,16 @@ public final class SsiCosts {
         }
         Board board = new Board();
         Releases releases = new Releases();
-        double[] results = new double[9];
+        double[] results = new double[10];
         Thread probe = new Thread(() -> probe(shared, board, releases, results), "probe");
         probe.start();
         board.serve(); // main publishes: it runs at the home whatever the placement
         probe.join();
         System.out.printf("copy_read_ns %.3f%nworker_local_read_ns %.3f%nfault_us %.1f%nfaults %.0f%n"
                 + "empty_refresh_us %.1f%nmonitor_us %.1f%nrelease_small_us %.2f%nrelease_array_us %.2f%n"
-                + "release_small_beside_array_us %.2f%n",
-                results[0], results[1], results[2], results[3], results[4], results[5], results[6], results[7], results[8]);
+                + "release_small_beside_array_us %.2f%nlocal_monitor_us %.4f%n",
+                results[0], results[1], results[2], results[3], results[4], results[5], results[6], results[7], results[8],
+                results[9]);
     }
 
     /** Runs on the worker: fills {@code results} in the order main prints them. */
@@ -128,13 +134,24 @@ public final class SsiCosts {
         board.close();
         long sum = 0;
         for (int i = 0; i < WARM_UP_MONITOR_ROUNDS; i++) {
-            sum += monitorRound(shared[1]);
+            sum += monitorRound(shared[1]) + monitorRound(own[1]);
         }
-        long start = System.nanoTime();
-        for (int i = 0; i < REMOTE_OPERATIONS; i++) {
-            sum += monitorRound(shared[1]);
+        double[] sharedMonitor = new double[ROUNDS];
+        double[] ownMonitor = new double[ROUNDS];
+        for (int r = 0; r < ROUNDS; r++) {
+            long start = System.nanoTime();
+            for (int i = 0; i < MONITOR_ROUNDS; i++) {
+                sum += monitorRound(shared[1]);
+            }
+            sharedMonitor[r] = (System.nanoTime() - start) / 1e3 / MONITOR_ROUNDS;
+            start = System.nanoTime();
+            for (int i = 0; i < MONITOR_ROUNDS; i++) {
+                sum += monitorRound(own[1]);
+            }
+            ownMonitor[r] = (System.nanoTime() - start) / 1e3 / MONITOR_ROUNDS;
         }
-        results[5] = (System.nanoTime() - start) / 1e3 / REMOTE_OPERATIONS;
+        results[5] = median(sharedMonitor);
+        results[9] = median(ownMonitor);
         double[] smallReleases = new double[ROUNDS];
         double[] arrayReleases = new double[ROUNDS];
         double[] smallBesideArray = new double[ROUNDS];

@@ -288,6 +288,67 @@ final class Cases {
         return interrupted[0] ? null : "the sleeper was not interrupted";
     }
 
+    /** A monitor and the data it guards, handed round by every thread and main in turn. */
+    static final class Baton {
+        int passes;
+        final long[] trail;
+
+        Baton(int length) {
+            trail = new long[length];
+        }
+    }
+
+    /**
+     * A lock handed over in a fixed ring through every node, the home's main thread included (it
+     * waits for the master's monitor like any home thread): each holder sees every write of the
+     * holders before it.
+     */
+    static String lockHandOverChain() throws InterruptedException {
+        int parties = THREADS + 1;
+        int rounds = 40;
+        Baton baton = new Baton(parties * rounds);
+        String[] failures = new String[parties];
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(() -> failures[mine] = passBaton(baton, mine, parties, rounds), "baton-" + i);
+            threads[i].start();
+        }
+        failures[THREADS] = passBaton(baton, THREADS, parties, rounds);
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (String failure : failures) {
+            if (failure != null) {
+                return failure;
+            }
+        }
+        return baton.passes == parties * rounds ? null : "the baton was passed " + baton.passes + " times";
+    }
+
+    private static String passBaton(Baton baton, int me, int parties, int rounds) {
+        for (int r = 0; r < rounds; r++) {
+            synchronized (baton) {
+                while (baton.passes % parties != me) {
+                    try {
+                        baton.wait();
+                    } catch (InterruptedException e) {
+                        return "holder " + me + " was interrupted";
+                    }
+                }
+                for (int k = 0; k < baton.passes; k++) {
+                    if (baton.trail[k] != k + 1) {
+                        return "holder " + me + " saw trail[" + k + "] = " + baton.trail[k] + " after " + baton.passes + " passes";
+                    }
+                }
+                baton.trail[baton.passes] = baton.passes + 1;
+                baton.passes++;
+                baton.notifyAll();
+            }
+        }
+        return null;
+    }
+
     static String reentrantSynchronized() throws InterruptedException {
         Counter counter = new Counter();
         Thread[] threads = new Thread[THREADS];

@@ -28,6 +28,7 @@ public final class Conformance {
         check("interrupt-waiting", Cases.interruptWaiting());
         check("interrupt-sleeping", Cases.interruptSleeping());
         check("reentrant-synchronized", Cases.reentrantSynchronized());
+        check("lock-hand-over-chain", Cases.lockHandOverChain());
         check("static-synchronized", Cases.staticSynchronized());
         check("class-initializer-once", Cases.classInitializerOnce());
         check("identity-by-two-paths", Cases.identityByTwoPaths());

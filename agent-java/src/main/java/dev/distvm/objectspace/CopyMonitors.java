@@ -11,35 +11,43 @@ import java.util.concurrent.Executors;
 
 /**
  * On a worker, the monitors of copies: a copy's monitor is its local JVM monitor plus its master's
- * at the home, which a delegate there holds for the thread (lock cohorting: this node's threads
- * contend locally first). Enters and waits ask the home; exits send their release; notifies travel
- * one way; re-entries need no message ({@link HeldMonitors}).
+ * at the home, which this node holds through a lease ({@link MonitorLeases}): this node's threads
+ * contend locally first, and an enter needs a message only when the node does not hold the
+ * master's monitor already. Waits ask the home through the lease, which the wait lends to the
+ * delegate that waits there; notifies travel one way; re-entries need no message
+ * ({@link HeldMonitors}).
  */
 final class CopyMonitors {
     private final WorkerRuntime runtime;
     private final HomeConnection toHome;
     private final WorkerSpace space;
-    private final ThreadsPlacedHere threads;
     private final ThreadLocal<HeldMonitors> held = ThreadLocal.withInitial(HeldMonitors::new);
     /**
      * Wakes a thread that waits on a copy's local monitor for the home's answer (see
-     * {@link #monitor}); not the transport's reader, which must never block, and the monitor may be
-     * busy: a thread that held it since before the copy was shared holds it as long as it likes.
-     * A cached pool then: a thread per wake-up in progress, so one busy monitor never delays
-     * another's answer.
+     * {@link #monitor}), and gives leases back; not the transport's reader, which must never
+     * block, and the monitor may be busy: a thread that held it since before the copy was shared
+     * holds it as long as it likes. A cached pool then: a thread per wake-up or return in
+     * progress, so one busy monitor never delays another's.
      */
     private final ExecutorService answers = Executors.newCachedThreadPool(DaemonThreads.named("dist-monitor-answer"));
+    private final MonitorLeases leases;
 
-    CopyMonitors(WorkerRuntime runtime, HomeConnection toHome, WorkerSpace space, ThreadsPlacedHere threads) {
+    CopyMonitors(WorkerRuntime runtime, HomeConnection toHome, WorkerSpace space) {
         this.runtime = runtime;
         this.toHome = toHome;
         this.space = space;
-        this.threads = threads;
+        this.leases = new MonitorLeases(answers, lease -> runtime.coherently(() -> runtime.release(
+                NodeMessageType.SPACE_MONITOR_VALUE, w -> monitorHeader(w, Delegate.Op.EXIT, lease.id, lease.copy, 0))),
+                MonitorLeases.LONGEST_HOLD_NANOS);
+    }
+
+    MonitorLeases leases() {
+        return leases;
     }
 
     /**
-     * {@code lock}'s local monitor was just taken: for a copy, take the home's too (a copy's
-     * monitor is both, so this node's threads contend locally before one of them asks the home).
+     * {@code lock}'s local monitor was just taken: for a copy, this node must hold the home's
+     * too; if it does not, ask for it (one thread at a time: the others wait for its answer).
      */
     void entered(Object lock) {
         if (lock instanceof Class<?> type && !Slots.isJdk(type)) {
@@ -53,20 +61,61 @@ final class CopyMonitors {
         if (mine.holds(lock)) {
             NodeCounters.MONITOR_LOCAL.increment();
         } else {
-            NodeCounters.MONITOR_REMOTE.increment();
-            NodeCounters.REFRESHES.increment();
-            if (runtime.coherently(() -> monitor(Delegate.Op.ENTER, lock, 0))) {
-                Thread.currentThread().interrupt(); // an enter is not interruptible: the interrupt stays pending
-            }
+            holdLease(lock, true);
         }
         mine.entered(lock);
     }
 
     /**
-     * {@code lock}'s local monitor was just let go: the last exit of a shared monitor sends the
-     * release, and the delegate lets go of the home's once the home applied it (a thread of this
-     * node that took the local monitor meanwhile asks the home, which answers after that). A copy
-     * whose local monitor this thread took before it was shared was never taken at the home.
+     * Makes sure this node holds {@code lock}'s master monitor for the calling thread, which holds
+     * the local one: through the lease the node holds, else one it asks for (or another thread of
+     * this node is asking for). A lease the home recalled goes back first when {@code mayYield},
+     * so that a node whose threads keep entering still lets the monitor go; a thread uses a lease
+     * granted to it whatever, or no thread would ever get on.
+     */
+    private void holdLease(Object lock, boolean mayYield) {
+        MonitorLeases.Held state = leases.held(lock);
+        if (mayYield && state.owner != null && MonitorLeases.toGiveBack(state.owner)) {
+            leases.giveBack(state);
+            state = leases.held(lock);
+        }
+        boolean interrupted = false;
+        boolean asked = false;
+        while (state.owner == null) {
+            if (state.requesting) {
+                interrupted |= awaitLocally(lock); // another thread's answer serves this one too
+            } else {
+                NodeCounters.MONITOR_REMOTE.increment();
+                NodeCounters.REFRESHES.increment();
+                asked = true;
+                state.requesting = true;
+                MonitorLeases.Lease lease = leases.newLease(lock);
+                interrupted |= runtime.coherently(() -> monitor(Delegate.Op.ENTER, lease, 0));
+            }
+            state = leases.held(lock);
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt(); // an enter is not interruptible: the interrupt stays pending
+        }
+        MonitorLeases.use(state.owner);
+        if (!asked) {
+            NodeCounters.MONITOR_LOCAL.increment();
+        }
+    }
+
+    /** Waits on {@code lock}'s local monitor, held; returns whether an interrupt came meanwhile (kept for the caller). */
+    private static boolean awaitLocally(Object lock) {
+        try {
+            lock.wait();
+            return false;
+        } catch (InterruptedException e) {
+            return true;
+        }
+    }
+
+    /**
+     * {@code lock}'s local monitor was just let go: the node keeps the home's (its lease), unless
+     * the home asked for it back, which happens once this was the last hold here.
      */
     void exited(Object lock) {
         if (!space.isCopy(lock)) {
@@ -74,8 +123,11 @@ final class CopyMonitors {
         }
         HeldMonitors mine = held.get();
         if (mine.holds(lock) && !mine.exited(lock)) {
-            runtime.coherently(() -> runtime.release(NodeMessageType.SPACE_MONITOR_VALUE,
-                    w -> monitorHeader(w, Delegate.Op.EXIT, lock, 0)));
+            MonitorLeases.Held state = leases.peek(lock);
+            MonitorLeases.Lease lease = state != null ? state.owner : null;
+            if (lease != null && lease.returnWanted) {
+                leases.scheduleReturn(lease);
+            }
         }
     }
 
@@ -84,17 +136,28 @@ final class CopyMonitors {
         return space.isCopy(lock) && held.get().holds(lock);
     }
 
+    /**
+     * A wait lends the node's lease to the delegate, which waits on the master at the home and
+     * holds it again when the wait ends: the answer grants the lease back. Another thread of this
+     * node may take the local monitor before this one has it back, and use that lease (and let it
+     * go): so the thread makes sure again that the node holds the master's monitor.
+     */
     void await(Object copy, long millis) throws InterruptedException {
         NodeCounters.REFRESHES.increment();
+        MonitorLeases.Held state = leases.held(copy);
+        MonitorLeases.Lease lease = state.owner;
+        state.owner = null; // other threads here may ask for the monitor meanwhile, through another lease
         runtime.release();
-        if (runtime.coherently(() -> monitor(Delegate.Op.WAIT, copy, millis))) {
+        boolean interrupted = runtime.coherently(() -> monitor(Delegate.Op.WAIT, lease, millis));
+        holdLease(copy, false);
+        if (interrupted) {
             throw new InterruptedException();
         }
     }
 
     /**
      * A notify of a shared monitor this thread holds travels one way (the delegate notifies before
-     * it serves this thread's next command: an exit, a wait). Returns false when {@code lock} is
+     * it serves the lease's next command: a return, a wait). Returns false when {@code lock} is
      * not a copy: the JVM's own notify applies.
      */
     boolean notify(Object lock, boolean all) {
@@ -110,33 +173,43 @@ final class CopyMonitors {
             return true;
         }
         WireWriter writer = new WireWriter(space);
-        monitorHeader(writer, all ? Delegate.Op.NOTIFY_ALL : Delegate.Op.NOTIFY, lock, 0);
+        monitorHeader(writer, all ? Delegate.Op.NOTIFY_ALL : Delegate.Op.NOTIFY, leases.held(lock).owner.id, lock, 0);
         runtime.coherently(() -> toHome.send(NodeMessageType.SPACE_MONITOR_VALUE, writer.finish()));
         return true;
     }
 
     /**
-     * Sends an enter or a wait and waits for the home's answer, which carries a refresh. The
-     * thread holds the copy's local monitor and waits on it, which lets go of it meanwhile: another
-     * thread of this node may then enter, and notify a waiter; and no thread holds a local monitor
-     * while it waits for the home's (a waiter woken at the home holds the home's monitor before it
-     * gets the local one back: a thread holding the local one while waiting for the home's would
-     * wait forever). The answer is applied off this thread, before it is woken: home messages are
-     * applied in order, and a later one must not wait for this thread to get the local monitor
-     * back from a thread that holds it, locally, since before the copy was shared. An interrupt of
-     * this thread during a wait is passed on to the delegate; returns whether the operation ended
-     * by interruption.
+     * Sends an enter or a wait through {@code lease} and waits for the home's answer, which
+     * carries a refresh and grants the lease. The thread holds the copy's local monitor and waits
+     * on it, which lets go of it meanwhile: another thread of this node may then enter (and wait
+     * for this answer too, or use a lease this node holds), and notify a waiter; and no thread
+     * holds a local monitor while it waits for the home's (a waiter woken at the home holds the
+     * home's monitor before it gets the local one back: a thread holding the local one while
+     * waiting for the home's would wait forever). The answer is applied off this thread, before it
+     * is woken: home messages are applied in order, and a later one must not wait for this thread
+     * to get the local monitor back from a thread that holds it, locally, since before the copy was
+     * shared. An interrupt of this thread during a wait is passed on to the delegate; returns
+     * whether the operation ended by interruption.
      */
-    private boolean monitor(Delegate.Op op, Object copy, long millis) {
+    private boolean monitor(Delegate.Op op, MonitorLeases.Lease lease, long millis) {
+        Object copy = lease.copy;
         WireWriter writer = new WireWriter(space);
-        monitorHeader(writer, op, copy, millis);
+        monitorHeader(writer, op, lease.id, copy, millis);
         CompletableFuture<Boolean> answer = new CompletableFuture<>();
         toHome.request(NodeMessageType.SPACE_MONITOR_VALUE, writer.finish()).whenCompleteAsync((reply, failure) -> {
             try {
                 if (failure != null) {
                     throw new IllegalStateException("dist: the home failed a monitor operation: " + failure, failure);
                 }
-                answer.complete(applyMonitorAnswer(SpaceMessages.body(reply)));
+                boolean interrupted = applyMonitorAnswer(SpaceMessages.body(reply));
+                synchronized (copy) {
+                    MonitorLeases.Held state = leases.held(copy);
+                    if (op == Delegate.Op.ENTER) {
+                        state.requesting = false;
+                    }
+                    leases.granted(lease);
+                }
+                answer.complete(interrupted);
             } catch (RuntimeException | Error e) {
                 answer.completeExceptionally(e); // the thread must wake whatever happened
             }
@@ -154,8 +227,7 @@ final class CopyMonitors {
                     if (op != Delegate.Op.WAIT) {
                         continue; // only a wait is interruptible; the interrupt stays pending (below)
                     }
-                    toHome.send(NodeMessageType.SPACE_INTERRUPT_VALUE,
-                            SpaceMessages.ofLong(threads.threadId(threads.currentThread())));
+                    toHome.send(NodeMessageType.SPACE_INTERRUPT_VALUE, SpaceMessages.ofLong(lease.id));
                 }
             }
         }
@@ -183,10 +255,9 @@ final class CopyMonitors {
         });
     }
 
-    private void monitorHeader(WireWriter writer, Delegate.Op op, Object copy, long millis) {
+    private void monitorHeader(WireWriter writer, Delegate.Op op, int lease, Object copy, long millis) {
         writer.body().appendByte((byte) op.ordinal());
-        writer.body().appendLong(threads.threadId(threads.currentThread()));
-        writer.body().appendString(threads.currentThread().getName());
+        writer.body().appendInt(lease);
         writer.ref(copy);
         writer.body().appendLong(millis);
     }

@@ -7,14 +7,15 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * At the home, the stand-in of one remote thread for the monitors of shared objects: it takes the
- * masters' real JVM monitors on that thread's behalf and holds them until the thread exits, so
+ * At the home, the stand-in of one lease of a worker node ({@link MonitorLeases}): it takes a
+ * master's real JVM monitor on that node's behalf and holds it until the node gives it back, so
  * home threads and remote threads exclude each other, and wait and notify each other, through the
- * JVM's own monitors. Nested monitors are held by recursion, which matches Java's block structure.
+ * JVM's own monitors. A wait of the node's thread is the delegate's wait, after which it holds the
+ * monitor for the node again. One monitor at a time: the node asks through another lease for another.
  */
 final class Delegate {
     enum Op {
-        ENTER, EXIT, WAIT, NOTIFY, NOTIFY_ALL, END;
+        ENTER, EXIT, WAIT, NOTIFY, NOTIFY_ALL;
 
         /** The operation a monitor message names by its ordinal. */
         static Op of(byte ordinal) {
@@ -35,26 +36,38 @@ final class Delegate {
         WireBuffer run(boolean interrupted);
     }
 
+    /** Told when the delegate takes or lets go of a master's monitor for its node (for a wait, or back after it), and when it notified on one. */
+    interface Holds {
+        void taken(Object master, Delegate holder, boolean afterWait);
+
+        void letGo(Object master, Delegate holder, boolean forWait);
+
+        void notified(Object master, Delegate holder, boolean all);
+    }
+
     private final LinkedBlockingQueue<Command> commands = new LinkedBlockingQueue<>();
     /** The remote thread was interrupted during a wait that this delegate may not have begun yet. */
     private final AtomicBoolean interruptPending = new AtomicBoolean();
     private final Thread thread;
     private final int node;
-    private final String remoteThreadName;
+    private final int lease;
+    private final Holds holds;
 
-    Delegate(int node, String remoteThreadName) {
+    Delegate(int node, int lease, Holds holds) {
         this.node = node;
-        this.remoteThreadName = remoteThreadName;
-        thread = DaemonThreads.start("dist-delegate[" + remoteThreadName + "]", this::serve);
+        this.lease = lease;
+        this.holds = holds;
+        thread = DaemonThreads.start("dist-delegate[node " + node + ", lease " + lease + "]", this::serve);
     }
 
-    /** The node the remote thread runs on. */
+    /** The node whose lease this is. */
     int node() {
         return node;
     }
 
-    String remoteThreadName() {
-        return remoteThreadName;
+    /** The lease's number on its node. */
+    int lease() {
+        return lease;
     }
 
     void submit(Command command) {
@@ -73,7 +86,7 @@ final class Delegate {
     private void serve() {
         try {
             Command command;
-            while ((command = next()) != null && command.op() != Op.END) {
+            while ((command = next()) != null) {
                 if (command.op() == Op.ENTER) {
                     hold(command);
                 } else {
@@ -86,19 +99,22 @@ final class Delegate {
         }
     }
 
-    /** Holds {@code enter}'s monitor until its EXIT, serving what comes meanwhile. */
+    /** Holds {@code enter}'s monitor until its EXIT (the lease's return), serving what comes meanwhile. */
     private void hold(Command enter) {
         Object master = enter.master();
-        Command exit;
         synchronized (master) {
-            if (!answer(enter, false)) {
-                return; // the remote thread learns why and stops the run
+            holds.taken(master, this, false);
+            try {
+                if (!answer(enter, false)) {
+                    return; // the remote thread learns why and stops the run
+                }
+                Command exit = serveWhileHolding(master);
+                if (exit != null) {
+                    answer(exit, false);
+                }
+            } finally {
+                holds.letGo(master, this, false);
             }
-            exit = serveWhileHolding(master);
-            if (exit == null) {
-                return;
-            }
-            answer(exit, false);
         }
     }
 
@@ -106,11 +122,12 @@ final class Delegate {
         Command command;
         while ((command = next()) != null) {
             switch (command.op()) {
-                case ENTER -> hold(command);
+                case ENTER -> command.reply().completeExceptionally(new IllegalStateException(
+                        "an enter through a lease that holds a monitor already"));
                 case EXIT -> {
                     if (command.master() != master) {
                         command.reply().completeExceptionally(new IllegalStateException(
-                                "monitor exits out of order: the remote thread holds another monitor innermost"));
+                                "a lease's return names another monitor than the one it holds"));
                         continue;
                     }
                     return command;
@@ -118,14 +135,13 @@ final class Delegate {
                 case WAIT -> answer(command, waitOn(master, command.timeoutMillis()));
                 case NOTIFY -> {
                     master.notify();
+                    holds.notified(master, this, false);
                     answer(command, false);
                 }
                 case NOTIFY_ALL -> {
                     master.notifyAll();
+                    holds.notified(master, this, true);
                     answer(command, false);
-                }
-                case END -> {
-                    return null;
                 }
             }
         }
@@ -150,12 +166,15 @@ final class Delegate {
         if (interruptPending.getAndSet(false)) {
             return true;
         }
+        holds.letGo(master, this, true);
         try {
             master.wait(timeoutMillis);
             return false;
         } catch (InterruptedException e) {
             interruptPending.set(false);
             return true;
+        } finally {
+            holds.taken(master, this, true);
         }
     }
 

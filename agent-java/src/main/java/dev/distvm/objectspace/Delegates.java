@@ -4,21 +4,49 @@ import dev.distvm.transport.Inbound;
 import dev.distvm.transport.WireBuffer;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * At the home: the {@link Delegate} of each remote thread that took a shared monitor, which serves
- * that thread's monitor operations ({@code SPACE_MONITOR}), the interrupts of its waits
- * ({@code SPACE_INTERRUPT}) and lets go at the thread's end.
+ * At the home: the {@link Delegate} of each monitor lease of a worker node ({@link MonitorLeases}),
+ * which serves the lease's monitor operations ({@code SPACE_MONITOR}) and the interrupts of its
+ * waits ({@code SPACE_INTERRUPT}); and which lease holds each master's monitor, so that whoever
+ * else asks for that monitor makes its node give the lease back ({@code SPACE_MONITOR_RECALL}).
  */
-final class Delegates {
-    private final HomeSpace space;
-    private final Map<Long, Delegate> delegates = new HashMap<>();
+final class Delegates implements Delegate.Holds {
+    /** Asks a node to give back one of its leases. */
+    interface Recall {
+        void recall(int node, int lease);
+    }
 
-    Delegates(HomeSpace space) {
+    private final HomeSpace space;
+    private final Recall recall;
+    private final Map<Long, Delegate> delegates = new HashMap<>();
+    /** Masters whose monitor a lease holds, and enters asked for through another lease meanwhile: guarded by this. */
+    private final Map<Object, Holder> holders = new IdentityHashMap<>();
+
+    /**
+     * Who holds a master's monitor for a node, and who will want it: enters asked for through
+     * other leases, and delegates in a wait on it, some of which a notify woke (they take the
+     * monitor back before their wait returns, so they cannot ask; a notify counts them).
+     */
+    private static final class Holder {
+        Delegate delegate;
+        boolean recalled;
+        int asking;
+        int waiting;
+        int woken;
+
+        boolean unused() {
+            return delegate == null && asking == 0 && waiting == 0;
+        }
+    }
+
+    Delegates(HomeSpace space, Recall recall) {
         this.space = space;
+        this.recall = recall;
     }
 
     CompletableFuture<WireBuffer> monitor(Inbound message) {
@@ -26,18 +54,19 @@ final class Delegates {
         WireReader reader = space.read(node, SpaceMessages.body(message));
         ByteBuffer in = reader.body();
         Delegate.Op op = Delegate.Op.of(in.get());
-        long thread = in.getLong();
-        String threadName = reader.string();
+        int lease = in.getInt();
         Object master = reader.ref();
         long timeout = in.getLong();
         Delegate delegate;
         synchronized (this) {
-            delegate = delegates.computeIfAbsent(thread, t -> new Delegate(node, threadName));
+            delegate = delegates.computeIfAbsent(key(node, lease), k -> new Delegate(node, lease, this));
         }
         if (op == Delegate.Op.EXIT) {
             // Here, not on the delegate: releases are applied in the order the worker made them.
             // The delegate still holds the monitor, so no other thread sees the master before this.
             space.applyRelease(node, reader);
+        } else if (op == Delegate.Op.ENTER) {
+            asking(master);
         }
         Delegate.Work work = switch (op) {
             case ENTER -> interrupted -> refresh(node, false);
@@ -49,6 +78,10 @@ final class Delegates {
         return reply;
     }
 
+    private static long key(int node, int lease) {
+        return ((long) node << 32) | (lease & 0xFFFF_FFFFL);
+    }
+
     private WireBuffer refresh(int node, boolean interrupted) {
         return space.write(node, w -> {
             w.body().appendBoolean(interrupted);
@@ -56,10 +89,85 @@ final class Delegates {
         });
     }
 
+    /** A lease asks for {@code master}'s monitor: the lease that holds it (if one does) is recalled. */
+    private void asking(Object master) {
+        Delegate recalled;
+        synchronized (this) {
+            Holder holder = holders.computeIfAbsent(master, m -> new Holder());
+            holder.asking++;
+            recalled = recallOnce(holder);
+        }
+        sendRecall(recalled);
+    }
+
+    @Override
+    public void taken(Object master, Delegate holder, boolean afterWait) {
+        Delegate recalled;
+        synchronized (this) {
+            Holder h = holders.computeIfAbsent(master, m -> new Holder());
+            h.delegate = holder;
+            h.recalled = false;
+            if (afterWait) {
+                h.waiting--;
+                h.woken = Math.max(0, h.woken - 1);
+            } else if (h.asking > 0) {
+                h.asking--;
+            }
+            recalled = h.asking > 0 || h.woken > 0 ? recallOnce(h) : null;
+        }
+        sendRecall(recalled);
+    }
+
+    @Override
+    public void letGo(Object master, Delegate holder, boolean forWait) {
+        synchronized (this) {
+            Holder h = holders.get(master);
+            if (h == null || h.delegate != holder) {
+                return;
+            }
+            h.delegate = null;
+            if (forWait) {
+                h.waiting++;
+            }
+            if (h.unused()) {
+                holders.remove(master);
+            }
+        }
+    }
+
+    /** Woken waiters need the monitor back, from the lease that holds it. */
+    @Override
+    public void notified(Object master, Delegate holder, boolean all) {
+        Delegate recalled;
+        synchronized (this) {
+            Holder h = holders.get(master);
+            if (h == null || h.delegate != holder) {
+                return;
+            }
+            h.woken = all ? h.waiting : Math.min(h.waiting, h.woken + 1);
+            recalled = recallOnce(h);
+        }
+        sendRecall(recalled);
+    }
+
+    private static Delegate recallOnce(Holder holder) {
+        if (holder.delegate == null || holder.recalled) {
+            return null;
+        }
+        holder.recalled = true;
+        return holder.delegate;
+    }
+
+    private void sendRecall(Delegate holder) {
+        if (holder != null) {
+            recall.recall(holder.node(), holder.lease());
+        }
+    }
+
     WireBuffer interruptDelegate(Inbound message) {
         Delegate delegate;
         synchronized (this) {
-            delegate = delegates.get(SpaceMessages.longOf(SpaceMessages.body(message)));
+            delegate = delegates.get(key(message.sender(), (int) SpaceMessages.longOf(SpaceMessages.body(message))));
         }
         if (delegate != null) {
             delegate.interruptWait();
@@ -68,21 +176,12 @@ final class Delegates {
     }
 
     /**
-     * The threads of {@code node} that took a shared monitor and have not ended: if that node is
-     * lost, a monitor one of them holds is never let go here.
+     * The classes of the masters whose monitors {@code node} holds here: if that node is lost, they
+     * are never let go.
      */
-    synchronized List<String> threadsOf(int node) {
-        return delegates.values().stream().filter(d -> d.node() == node).map(Delegate::remoteThreadName).toList();
-    }
-
-    /** The remote thread {@code id} ended: its delegate, if it has one, lets go and ends. */
-    void threadEnded(long id) {
-        Delegate delegate;
-        synchronized (this) {
-            delegate = delegates.remove(id);
-        }
-        if (delegate != null) {
-            delegate.submit(new Delegate.Command(Delegate.Op.END, null, 0, null, new CompletableFuture<>()));
-        }
+    synchronized List<String> monitorsOf(int node) {
+        return holders.entrySet().stream()
+                .filter(e -> e.getValue().delegate != null && e.getValue().delegate.node() == node)
+                .map(e -> e.getKey().getClass().getName()).toList();
     }
 }

@@ -3,11 +3,11 @@ package dev.distvm.objectspace;
 import java.util.Arrays;
 
 /**
- * The shared monitors one worker thread holds at the home, innermost last, once per enter: a
- * re-entry of a monitor the thread holds already needs no message (the home's monitor is its
- * delegate's, and no other thread can release into it meanwhile), only the last exit lets go of
- * it, and {@code wait}/{@code notify} go to the home for these monitors only (on any other object,
- * copies this thread locked before they were shared included, they are the JVM's own).
+ * The shared monitors one worker thread holds, innermost last, once per enter: a re-entry of a
+ * monitor the thread holds already needs nothing from the node's lease ({@link MonitorLeases}: no
+ * other thread can use it meanwhile), and {@code wait}/{@code notify} go to the home for these
+ * monitors only (on any other object, copies this thread locked before they were shared included,
+ * they are the JVM's own).
  */
 final class HeldMonitors {
     private Object[] held = new Object[8];

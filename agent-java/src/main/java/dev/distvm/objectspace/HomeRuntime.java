@@ -1,5 +1,6 @@
 package dev.distvm.objectspace;
 
+import dev.distvm.common.DaemonThreads;
 import dev.distvm.coordinator.Membership;
 import dev.distvm.coordinator.proto.NodeInfo;
 import dev.distvm.coordinator.proto.NodeState;
@@ -17,8 +18,11 @@ import dev.distvm.transport.proto.Kind;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * The home's object-space runtime: serves workers' releases, refreshes and statics, starts
@@ -33,6 +37,8 @@ final class HomeRuntime {
     private final PlacementPolicy placement;
     private final Delegates delegates;
     private final RunEnd runEnd;
+    /** Sends recalls of monitor leases off the threads that decide them (a delegate holding a monitor, a transport reader). */
+    private final ExecutorService recalls = Executors.newSingleThreadExecutor(DaemonThreads.named("dist-monitor-recall"));
 
     HomeRuntime(Endpoint endpoint, Membership membership, ClassLoader loader, Thread mainThread) {
         this.endpoint = endpoint;
@@ -40,7 +46,8 @@ final class HomeRuntime {
         ArrayStores.useRegistry(space::arrayWrites);
         this.placed = new PlacedThreads(endpoint);
         this.placement = new PlacementPolicy(membership, endpoint.nodeId(), mainThread, placed);
-        this.delegates = new Delegates(space);
+        this.delegates = new Delegates(space, (node, lease) -> membership.node(node).ifPresent(n -> recalls.execute(() ->
+                SpaceMessages.send(endpoint, n.getAddress(), NodeMessageType.SPACE_MONITOR_RECALL_VALUE, SpaceMessages.ofInt(lease)))));
         PrintStream out = System.out;
         PrintStream err = System.err;
         this.runEnd = new RunEnd(out, err);
@@ -134,7 +141,6 @@ final class HomeRuntime {
         long id = in.getLong();
         Throwable uncaught = in.get() != 0 ? UncaughtExceptions.read(in, space.loader()) : null;
         space.applyRelease(message.sender(), reader);
-        delegates.threadEnded(id);
         placed.threadEnded(id, uncaught);
     }
 
@@ -198,11 +204,16 @@ final class HomeRuntime {
             return;
         }
         Set<String> lost = new LinkedHashSet<>(placed.runningOn(node.getId()));
-        lost.addAll(delegates.threadsOf(node.getId()));
-        if (!lost.isEmpty()) {
+        List<String> monitors = delegates.monitorsOf(node.getId());
+        if (!lost.isEmpty() || !monitors.isEmpty()) {
+            String what = lost.isEmpty() ? "" : "ran thread " + String.join(", ", lost);
+            if (!monitors.isEmpty()) {
+                what += (what.isEmpty() ? "" : " and ") + "held the monitor of " + monitors.size() + " object(s) (a "
+                        + String.join(", a ", new LinkedHashSet<>(monitors)) + ")";
+            }
             runEnd.endRun(node.getId(), Exits.NODE_LOST, "node " + node.getId() + " (pid " + node.getPid() + " on "
-                    + node.getHost() + ") died while it ran thread " + String.join(", ", lost)
-                    + "; what those threads had not yet released is lost, so the run cannot finish correctly");
+                    + node.getHost() + ") died while it " + what
+                    + "; what it had not yet released is lost, so the run cannot finish correctly");
         }
     }
 }

@@ -58,6 +58,12 @@ final class SpaceMessages {
         return buffer;
     }
 
+    static WireBuffer ofInt(int value) {
+        WireBuffer buffer = new WireBuffer(Integer.BYTES);
+        buffer.appendInt(value);
+        return buffer;
+    }
+
     static WireBuffer ofLong(long value) {
         WireBuffer buffer = new WireBuffer(Long.BYTES);
         buffer.appendLong(value);

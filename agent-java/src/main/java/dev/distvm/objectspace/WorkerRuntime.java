@@ -34,7 +34,11 @@ final class WorkerRuntime {
                         Duration.ofSeconds(60))));
         collector.start();
         this.threads = new ThreadsPlacedHere(this, endpoint, fromHome, space);
-        this.monitors = new CopyMonitors(this, toHome, space, threads);
+        this.monitors = new CopyMonitors(this, toHome, space);
+        SpaceMessages.serveAtOnce(endpoint, fromHome, NodeMessageType.SPACE_MONITOR_RECALL_VALUE, m -> {
+            monitors.leases().recalled(SpaceMessages.body(m).getInt());
+            return null;
+        });
         StalenessBound.start(this::tick);
         WorkerStreams.redirect(toHome);
     }
@@ -73,7 +77,9 @@ final class WorkerRuntime {
      * something: what keeps staleness bounded for threads that never synchronize ({@link StalenessBound}).
      */
     private void tick() {
-        if (threads.noneRunning() || !space.holdsCopies()) {
+        boolean noneRunning = threads.noneRunning();
+        monitors.leases().review(noneRunning);
+        if (noneRunning || !space.holdsCopies()) {
             return;
         }
         try {

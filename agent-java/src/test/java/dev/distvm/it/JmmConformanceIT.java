@@ -20,7 +20,7 @@ class JmmConformanceIT {
             "synchronized-visibility", "volatile-visibility", "start-join-visibility", "volatile-flag-spin",
             "volatile-array-spin", "volatile-static-spin", "notify-all-several-waiters", "notify-wakes-one",
             "wait-notify-need-the-monitor", "timed-wait",
-            "interrupt-waiting", "interrupt-sleeping", "reentrant-synchronized", "static-synchronized",
+            "interrupt-waiting", "interrupt-sleeping", "reentrant-synchronized", "lock-hand-over-chain", "static-synchronized",
             "class-initializer-once", "identity-by-two-paths", "identity-hash", "one-chunk-many-writers",
             "large-array-few-elements", "arrays-written-by-jdk-code", "thread-names",
             "lambdas-reached-by-tasks");

@@ -1,0 +1,196 @@
+package dev.distvm.objectspace;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * On a worker, the home monitors this node holds: a lock near its users. When a thread of this
+ * node takes a copy's monitor, a delegate at the home takes the master's for the node (a lease)
+ * and keeps it after the thread lets go, so the next enter on this node, by any of its threads,
+ * needs no message; this node's threads contend for the copy's local monitor first (lock
+ * cohorting). The lease goes back to the home, with the node's release, when the home asks for it
+ * (another node wants the monitor, or a thread notified at the home waits for it), when nobody
+ * here entered since the staleness bound's previous tick, when it has been held for
+ * {@link #LONGEST_HOLD_NANOS} (a home thread waiting for the master's monitor cannot ask, so this
+ * bounds its wait), or when no placed thread runs here any more.
+ *
+ * <p>The state of a copy's lease changes only under the copy's local monitor: a thread holding
+ * that monitor is the only one of this node that may use the lease, so a return, which takes the
+ * monitor first, never takes it from under a thread that holds it.
+ */
+final class MonitorLeases {
+    static final long LONGEST_HOLD_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    /** One hold of a master's monitor by this node, through the home delegate that {@code id} names. */
+    static final class Lease {
+        final int id;
+        final Object copy;
+        /** Enters on this node while it held the lease; read by the tick without the copy's monitor (a stale read costs a return, never coherence). */
+        private long entries;
+        private long entriesAtLastReview;
+        private long grantedAt;
+        volatile boolean returnWanted;
+        private boolean returnScheduled;
+        /**
+         * Whether a thread took the monitor through the lease since it was granted (guarded by the
+         * copy's monitor): until then it is not given back, or the thread it was granted to could
+         * find it gone each time it woke, and never get on.
+         */
+        private boolean used;
+
+        private Lease(int id, Object copy) {
+            this.id = id;
+            this.copy = copy;
+        }
+    }
+
+    /** A copy's monitor on this node: the lease it holds, and whether a thread is asking the home for one. */
+    static final class Held {
+        Lease owner;
+        boolean requesting;
+    }
+
+    /** Gives a lease back: sends the node's release with the return; called holding the copy's monitor. */
+    interface Giver {
+        void giveBack(Lease lease);
+    }
+
+    private final Map<Object, Held> byCopy = new IdentityHashMap<>();
+    /** Leases granted, asked for, or lent to a wait, by id: where a recall finds its lease. */
+    private final Map<Integer, Lease> byId = new HashMap<>();
+    private final ArrayDeque<Integer> freeIds = new ArrayDeque<>();
+    private int nextId;
+    private final Executor returns;
+    private final Giver giver;
+    private final long longestHoldNanos;
+
+    MonitorLeases(Executor returns, Giver giver, long longestHoldNanos) {
+        this.returns = returns;
+        this.giver = giver;
+        this.longestHoldNanos = longestHoldNanos;
+    }
+
+    /** The state of {@code copy}'s monitor here, made when missing; the caller holds the copy's monitor. */
+    synchronized Held held(Object copy) {
+        return byCopy.computeIfAbsent(copy, c -> new Held());
+    }
+
+    /** The state of {@code copy}'s monitor here, or null; read without the copy's monitor, it is a hint. */
+    synchronized Held peek(Object copy) {
+        return byCopy.get(copy);
+    }
+
+    /** A new lease of {@code copy}'s master to ask the home for, through a delegate no other lease of this node uses now. */
+    synchronized Lease newLease(Object copy) {
+        Integer free = freeIds.poll();
+        Lease lease = new Lease(free != null ? free : nextId++, copy);
+        byId.put(lease.id, lease);
+        return lease;
+    }
+
+    /** The home's delegate holds {@code lease}'s master for this node; the caller holds the copy's monitor. */
+    void granted(Lease lease) {
+        Held held = held(lease.copy);
+        if (held.owner != null) {
+            throw new IllegalStateException("dist: the home granted a monitor this node holds already");
+        }
+        held.owner = lease;
+        lease.grantedAt = System.nanoTime();
+        lease.entriesAtLastReview = lease.entries;
+        lease.used = false;
+    }
+
+    /** Whether {@code lease} is to go back before this node's next enter; the caller holds the copy's monitor. */
+    static boolean toGiveBack(Lease lease) {
+        return lease.returnWanted && lease.used;
+    }
+
+    /** A thread of this node takes the monitor through {@code lease}; the caller holds the copy's monitor. */
+    static void use(Lease lease) {
+        lease.entries++;
+        lease.used = true;
+    }
+
+    /**
+     * Gives the lease of {@code held} back to the home; the caller holds the copy's monitor, so no
+     * thread of this node holds the master's through it.
+     */
+    void giveBack(Held held) {
+        Lease lease = held.owner;
+        held.owner = null;
+        giver.giveBack(lease);
+        synchronized (this) {
+            byId.remove(lease.id);
+            freeIds.push(lease.id); // the delegate serves its next enter after this return
+            if (!held.requesting) {
+                byCopy.remove(lease.copy);
+            }
+        }
+    }
+
+    /** The home asks for lease {@code id} back: returned once no thread here holds it (a stale recall costs a return, no more). */
+    void recalled(int id) {
+        Lease lease;
+        synchronized (this) {
+            lease = byId.get(id);
+        }
+        if (lease != null) {
+            lease.returnWanted = true;
+            scheduleReturn(lease);
+        }
+    }
+
+    /**
+     * At every tick of the staleness bound: leases nobody here entered since the previous review,
+     * held longer than the longest hold, or held while no placed thread runs here, go back.
+     */
+    void review(boolean noneRunning) {
+        List<Lease> due = new ArrayList<>();
+        long now = System.nanoTime();
+        synchronized (this) {
+            for (Held held : byCopy.values()) {
+                Lease lease = held.owner;
+                if (lease == null) {
+                    continue;
+                }
+                long entries = lease.entries;
+                boolean returnable = noneRunning || entries == lease.entriesAtLastReview || now - lease.grantedAt >= longestHoldNanos;
+                if (returnable && lease.used) { // a lease granted but not used yet: see used
+                    due.add(lease);
+                }
+                lease.entriesAtLastReview = entries;
+            }
+        }
+        for (Lease lease : due) {
+            lease.returnWanted = true;
+            scheduleReturn(lease);
+        }
+    }
+
+    /** Returns the lease off the caller's thread: taking the copy's monitor may wait for a thread that holds it. */
+    void scheduleReturn(Lease lease) {
+        synchronized (this) {
+            if (lease.returnScheduled) {
+                return;
+            }
+            lease.returnScheduled = true;
+        }
+        returns.execute(() -> {
+            synchronized (lease.copy) {
+                synchronized (this) {
+                    lease.returnScheduled = false;
+                }
+                Held held = peek(lease.copy);
+                if (held != null && held.owner == lease && lease.returnWanted && lease.used) {
+                    giveBack(held); // an unused one goes back when the thread it was granted to lets go
+                }
+            }
+        });
+    }
+}

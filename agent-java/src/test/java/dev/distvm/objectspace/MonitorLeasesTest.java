@@ -1,0 +1,107 @@
+package dev.distvm.objectspace;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** When a worker's monitor leases go back to the home, and when they must not. */
+class MonitorLeasesTest {
+    private final List<Integer> givenBack = new ArrayList<>();
+    /**
+     * Returns run at once on the caller's thread, so each test sees their effect when the call
+     * returns; no hold is too long (a test must not depend on how fast the machine runs it).
+     */
+    private final MonitorLeases leases = new MonitorLeases(Runnable::run, lease -> givenBack.add(lease.id), Long.MAX_VALUE);
+
+    private MonitorLeases.Lease grant(Object copy) {
+        synchronized (copy) {
+            MonitorLeases.Held held = leases.held(copy);
+            held.requesting = true;
+            MonitorLeases.Lease lease = leases.newLease(copy);
+            held.requesting = false;
+            leases.granted(lease);
+            return lease;
+        }
+    }
+
+    private void enter(Object copy) {
+        synchronized (copy) {
+            MonitorLeases.use(leases.held(copy).owner);
+        }
+    }
+
+    @Test
+    void aLeaseNobodyUsedSinceItsGrantStaysWhateverAsksForIt() {
+        Object copy = new Object();
+        MonitorLeases.Lease lease = grant(copy);
+        leases.recalled(lease.id);
+        leases.review(true);
+        assertEquals(List.of(), givenBack, "the thread it was granted to has not had it yet");
+        assertFalse(MonitorLeases.toGiveBack(lease));
+        enter(copy);
+        assertTrue(MonitorLeases.toGiveBack(lease), "recalled and used: the next enter here gives it back first");
+    }
+
+    @Test
+    void aRecalledLeaseGoesBackOnceUsedAndItsNumberServesTheNextOne() {
+        Object copy = new Object();
+        MonitorLeases.Lease lease = grant(copy);
+        enter(copy);
+        leases.recalled(lease.id);
+        assertEquals(List.of(lease.id), givenBack);
+        assertNull(leases.peek(copy), "nothing is left of a monitor this node neither holds nor asks for");
+        assertEquals(lease.id, grant(new Object()).id, "the delegate of a returned lease serves the next");
+    }
+
+    @Test
+    void theReviewReturnsIdleLeasesAndKeepsBusyOnes() {
+        Object idle = new Object();
+        Object busy = new Object();
+        MonitorLeases.Lease idleLease = grant(idle);
+        MonitorLeases.Lease busyLease = grant(busy);
+        enter(idle);
+        enter(busy);
+        leases.review(false); // both were entered since the grant
+        assertEquals(List.of(), givenBack);
+        enter(busy);
+        leases.review(false);
+        assertEquals(List.of(idleLease.id), givenBack);
+        assertSame(busyLease, leases.peek(busy).owner);
+        leases.review(true); // no placed thread runs here any more: everything goes back
+        assertEquals(List.of(idleLease.id, busyLease.id), givenBack);
+    }
+
+    @Test
+    void aLeaseHeldTooLongGoesBackBusyOrNot() {
+        MonitorLeases bounded = new MonitorLeases(Runnable::run, lease -> givenBack.add(lease.id), 0);
+        Object copy = new Object();
+        MonitorLeases.Lease lease;
+        synchronized (copy) {
+            lease = bounded.newLease(copy);
+            bounded.granted(lease);
+            MonitorLeases.use(lease);
+        }
+        bounded.review(false);
+        assertEquals(List.of(lease.id), givenBack);
+    }
+
+    @Test
+    void aStaleRecallCostsNothing() {
+        leases.recalled(7);
+        assertEquals(List.of(), givenBack);
+    }
+
+    @Test
+    void twoGrantsOfOneMonitorAreRefused() {
+        Object copy = new Object();
+        grant(copy);
+        assertThrows(IllegalStateException.class, () -> grant(copy));
+    }
+}
