@@ -111,23 +111,30 @@ public final class Hooks {
     public static void beforeVolatileRead(Object holder) {
         WorkerRuntime w = worker;
         if (w != null && w.space().isCopy(holder)) {
-            w.refresh();
+            w.volatileRead();
         }
     }
 
     public static void afterVolatileRead() {
-        // The refresh before the read already made everything the writer released visible.
+        WorkerRuntime w = worker;
+        if (w != null) {
+            w.afterVolatileRead();
+        }
     }
 
-    public static void beforeVolatileWrite() {
-        // The release follows the write (afterVolatileWrite), carrying everything before it.
+    /** The release follows the write ({@link #afterVolatileWrite}), carrying everything before it. */
+    public static void beforeVolatileWrite(Object holder) {
+        WorkerRuntime w = worker;
+        if (w != null && w.space().isCopy(holder)) {
+            w.volatileWriteStarting();
+        }
     }
 
     public static void afterVolatileWrite(Object holder) {
         WorkerRuntime w = worker;
         if (w != null && w.space().isCopy(holder)) {
             w.space().written(holder);
-            w.release();
+            w.volatileWritten();
         } else {
             HomeRuntime h = home;
             if (h != null) {
