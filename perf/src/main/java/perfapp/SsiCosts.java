@@ -34,6 +34,7 @@ public final class SsiCosts {
      * monitor between them, returning it every few milliseconds) and the probe's own.
      */
     static final int MONITOR_ROUNDS = 1_000_000;
+    static final int VOLATILE_READS = 10_000_000;
     /** Read loops are timed this often, alternating copy and own object, and the medians compared. */
     static final int ROUNDS = 5;
     /** How long the probe gives the home thread to publish before it times its acquire. */
@@ -102,16 +103,16 @@ public final class SsiCosts {
         }
         Board board = new Board();
         Releases releases = new Releases();
-        double[] results = new double[10];
+        double[] results = new double[12];
         Thread probe = new Thread(() -> probe(shared, board, releases, results), "probe");
         probe.start();
         board.serve(); // main publishes: it runs at the home whatever the placement
         probe.join();
         System.out.printf("copy_read_ns %.3f%nworker_local_read_ns %.3f%nfault_us %.1f%nfaults %.0f%n"
                 + "empty_refresh_us %.1f%nmonitor_us %.1f%nrelease_small_us %.2f%nrelease_array_us %.2f%n"
-                + "release_small_beside_array_us %.2f%nlocal_monitor_us %.4f%n",
+                + "release_small_beside_array_us %.2f%nlocal_monitor_us %.4f%nvolatile_read_ns %.3f%nlocal_volatile_read_ns %.3f%n",
                 results[0], results[1], results[2], results[3], results[4], results[5], results[6], results[7], results[8],
-                results[9]);
+                results[9], results[10], results[11]);
     }
 
     /** Runs on the worker: fills {@code results} in the order main prints them. */
@@ -132,6 +133,15 @@ public final class SsiCosts {
         results[3] = faults[0];
         results[4] = acquires(board, false, REMOTE_OPERATIONS, faults);
         board.close();
+        Board ownBoard = new Board();
+        double[] sharedVolatile = new double[ROUNDS];
+        double[] ownVolatile = new double[ROUNDS];
+        for (int r = 0; r < ROUNDS; r++) {
+            sharedVolatile[r] = volatileReadNanos(board);
+            ownVolatile[r] = volatileReadNanos(ownBoard);
+        }
+        results[10] = median(sharedVolatile);
+        results[11] = median(ownVolatile);
         long sum = 0;
         for (int i = 0; i < WARM_UP_MONITOR_ROUNDS; i++) {
             sum += monitorRound(shared[1]) + monitorRound(own[1]);
@@ -186,7 +196,9 @@ public final class SsiCosts {
             }
             LockSupport.parkNanos(PUBLISH_WAIT_NANOS);
             long start = System.nanoTime();
-            int published = board.published; // a volatile read of a copy: an acquire, which refreshes from the home
+            // A volatile read of a copy: it refreshes from the home when the home said that a
+            // release changed the masters since the last refresh (the publication did), else reads the copy.
+            int published = board.published;
             nanos += System.nanoTime() - start;
             Cell cell = board.cell;
             if (cell != seen && cell.value == published) {
@@ -198,8 +210,23 @@ public final class SsiCosts {
     }
 
     /**
-     * Microseconds per release (a volatile write of a copy, sent one way) after writing one field of
-     * a small object, or one element of the 1 MB array: untimed rounds first, then the mean of timed ones.
+     * Nanoseconds per read of a volatile field nobody writes meanwhile: a spinning thread's read,
+     * of a copy (the shared board, closed) or of an object of the probe's own.
+     */
+    private static double volatileReadNanos(Board board) {
+        long sum = 0;
+        long start = System.nanoTime();
+        for (int i = 0; i < VOLATILE_READS; i++) {
+            sum += board.published;
+        }
+        double nanos = (double) (System.nanoTime() - start) / VOLATILE_READS;
+        return sum == Long.MIN_VALUE ? -1 : nanos; // uses sum, so the loop stays
+    }
+
+    /**
+     * Microseconds per release (a volatile write of a copy: the release, then a refresh, since the
+     * writer waits for the home) after writing one field of a small object, or one element of the
+     * 1 MB array: untimed rounds first, then the mean of timed ones.
      */
     private static double releaseMicros(Releases releases, boolean arrayElement) {
         long start = 0;
