@@ -109,7 +109,7 @@ public final class SsiCosts {
         board.serve(); // main publishes: it runs at the home whatever the placement
         probe.join();
         System.out.printf("copy_read_ns %.3f%nworker_local_read_ns %.3f%nfault_us %.1f%nfaults %.0f%n"
-                + "empty_refresh_us %.1f%nmonitor_us %.1f%nrelease_small_us %.2f%nrelease_array_us %.2f%n"
+                + "empty_refresh_us %.3f%nmonitor_us %.4f%nrelease_small_us %.2f%nrelease_array_us %.2f%n"
                 + "release_small_beside_array_us %.2f%nlocal_monitor_us %.4f%nvolatile_read_ns %.3f%nlocal_volatile_read_ns %.3f%n",
                 results[0], results[1], results[2], results[3], results[4], results[5], results[6], results[7], results[8],
                 results[9], results[10], results[11]);

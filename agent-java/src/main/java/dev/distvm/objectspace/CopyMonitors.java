@@ -61,7 +61,7 @@ final class CopyMonitors {
         if (mine.holds(lock)) {
             NodeCounters.MONITOR_LOCAL.increment();
         } else {
-            holdLease(lock, true);
+            holdLease(lock, mine, true);
         }
         mine.entered(lock);
     }
@@ -73,8 +73,11 @@ final class CopyMonitors {
      * so that a node whose threads keep entering still lets the monitor go; a thread uses a lease
      * granted to it whatever, or no thread would ever get on.
      */
-    private void holdLease(Object lock, boolean mayYield) {
-        MonitorLeases.Held state = leases.held(lock);
+    private void holdLease(Object lock, HeldMonitors mine, boolean mayYield) {
+        MonitorLeases.Held state = mine.lastState(lock);
+        if (state == null || state.owner == null) {
+            state = leases.held(lock);
+        }
         if (mayYield && state.owner != null && MonitorLeases.toGiveBack(state.owner)) {
             leases.giveBack(state);
             state = leases.held(lock);
@@ -98,6 +101,7 @@ final class CopyMonitors {
             Thread.currentThread().interrupt(); // an enter is not interruptible: the interrupt stays pending
         }
         MonitorLeases.use(state.owner);
+        mine.remember(lock, state);
         if (!asked) {
             NodeCounters.MONITOR_LOCAL.increment();
         }
@@ -123,7 +127,10 @@ final class CopyMonitors {
         }
         HeldMonitors mine = held.get();
         if (mine.holds(lock) && !mine.exited(lock)) {
-            MonitorLeases.Held state = leases.peek(lock);
+            MonitorLeases.Held state = mine.lastState(lock);
+            if (state == null) {
+                state = leases.peek(lock);
+            }
             MonitorLeases.Lease lease = state != null ? state.owner : null;
             if (lease != null && lease.returnWanted) {
                 leases.scheduleReturn(lease);
@@ -149,7 +156,7 @@ final class CopyMonitors {
         state.owner = null; // other threads here may ask for the monitor meanwhile, through another lease
         runtime.release();
         boolean interrupted = runtime.coherently(() -> monitor(Delegate.Op.WAIT, lease, millis));
-        holdLease(copy, false);
+        holdLease(copy, held.get(), false);
         if (interrupted) {
             throw new InterruptedException();
         }

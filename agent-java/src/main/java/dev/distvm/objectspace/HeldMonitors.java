@@ -12,6 +12,23 @@ import java.util.Arrays;
 final class HeldMonitors {
     private Object[] held = new Object[8];
     private int count;
+    /**
+     * The state of the copy this thread entered last, so that a thread re-entering one monitor in
+     * a loop finds its node's lease without the table's lock. A state given back is never granted
+     * again (its owner stays null), so a stale one sends the thread to the table.
+     */
+    private Object lastCopy;
+    private MonitorLeases.Held lastState;
+
+    /** The node's state of {@code copy}'s monitor as this thread last saw it, or null. */
+    MonitorLeases.Held lastState(Object copy) {
+        return lastCopy == copy ? lastState : null;
+    }
+
+    void remember(Object copy, MonitorLeases.Held state) {
+        lastCopy = copy;
+        lastState = state;
+    }
 
     boolean holds(Object copy) {
         for (int i = count - 1; i >= 0; i--) {
