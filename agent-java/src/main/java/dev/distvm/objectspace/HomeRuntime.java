@@ -37,12 +37,8 @@ final class HomeRuntime {
     private final PlacementPolicy placement;
     private final Delegates delegates;
     private final RunEnd runEnd;
-    /**
-     * Sends what the home tells workers unasked (recall a monitor lease, your volatiles may be
-     * stale) off the threads that decide it: a delegate holding a monitor, a transport reader, a
-     * program's thread in a volatile write.
-     */
-    private final ExecutorService telling = Executors.newSingleThreadExecutor(DaemonThreads.named("dist-home-tells"));
+    /** Sends recalls of monitor leases off the threads that decide them (a delegate holding a monitor, a transport reader). */
+    private final ExecutorService recalls = Executors.newSingleThreadExecutor(DaemonThreads.named("dist-monitor-recall"));
 
     HomeRuntime(Endpoint endpoint, Membership membership, ClassLoader loader, Thread mainThread) {
         this.endpoint = endpoint;
@@ -50,9 +46,8 @@ final class HomeRuntime {
         ArrayStores.useRegistry(space::arrayWrites);
         this.placed = new PlacedThreads(endpoint);
         this.placement = new PlacementPolicy(membership, endpoint.nodeId(), mainThread, placed);
-        this.delegates = new Delegates(space, (node, lease) -> tell(membership, node, NodeMessageType.SPACE_MONITOR_RECALL_VALUE,
-                SpaceMessages.ofInt(lease)));
-        space.tellStaleThrough(node -> tell(membership, node, NodeMessageType.SPACE_VOLATILES_STALE_VALUE, new WireBuffer(0)));
+        this.delegates = new Delegates(space, (node, lease) -> membership.node(node).ifPresent(n -> recalls.execute(() ->
+                SpaceMessages.send(endpoint, n.getAddress(), NodeMessageType.SPACE_MONITOR_RECALL_VALUE, SpaceMessages.ofInt(lease)))));
         PrintStream out = System.out;
         PrintStream err = System.err;
         this.runEnd = new RunEnd(out, err);
@@ -79,10 +74,6 @@ final class HomeRuntime {
         HomeInput input = new HomeInput();
         SpaceMessages.serve(endpoint, workers, NodeMessageType.SPACE_INPUT_VALUE,
                 m -> input.request(SpaceMessages.bytes(SpaceMessages.body(m))).thenApply(SpaceMessages::of));
-    }
-
-    private void tell(Membership membership, int node, int type, WireBuffer body) {
-        membership.node(node).ifPresent(n -> telling.execute(() -> SpaceMessages.send(endpoint, n.getAddress(), type, body)));
     }
 
     // ---- threads --------------------------------------------------------------------------

@@ -21,9 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.IntConsumer;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
@@ -78,8 +76,6 @@ final class HomeSpace {
      * happened since its view's last compare of them, or if bounded staleness asks for it.
      */
     private final AtomicLong releaseEpoch = new AtomicLong();
-    /** Tells a worker that its copies' volatile fields may be stale (see {@link WorkerRuntime#volatileRead}). */
-    private volatile IntConsumer tellStale = node -> {};
     private long lastId;
 
     /**
@@ -113,11 +109,6 @@ final class HomeSpace {
         private long sequence;
         /** How many of this worker's releases have been applied. */
         private long releasesApplied;
-        /**
-         * Whether the worker was told that a release reached the masters since its last refresh
-         * (see {@link #releasedToMasters}); set and cleared under {@link #mastersAsAWhole}.
-         */
-        private final AtomicBoolean toldStale = new AtomicBoolean();
         /** {@link #releaseEpoch} at this view's last compare of its arrays, when, and what it cost. */
         private long arraysComparedInEpoch = -1;
         private long arraysComparedAt;
@@ -194,25 +185,6 @@ final class HomeSpace {
 
     ClassLoader loader() {
         return loader;
-    }
-
-    /** Who tells a worker that a release reached the masters since its last refresh. */
-    void tellStaleThrough(IntConsumer tell) {
-        tellStale = tell;
-    }
-
-    /**
-     * A release changed the masters (a worker's, or a home thread's volatile write): every other
-     * worker that has refreshed since it was last told is told, once, so that its next volatile
-     * read refreshes; until then its volatile reads read its copies. Called once the release is in
-     * the masters: a refresh that follows the telling sees it.
-     */
-    private void tellOthersStale(int releasingNode) {
-        views.forEach((node, view) -> {
-            if (node != releasingNode && view.toldStale.compareAndSet(false, true)) {
-                tellStale.accept(node);
-            }
-        });
     }
 
     synchronized long idOf(Object holder) {
@@ -373,7 +345,6 @@ final class HomeSpace {
         if (id != 0) {
             releaseEpoch.incrementAndGet();
             tracked(id);
-            tellOthersStale(nodeId);
         }
     }
 
@@ -459,9 +430,6 @@ final class HomeSpace {
             // No release is applied to the masters while they are read: the scan sees each one whole.
             mastersAsAWhole.readLock().lock();
             try {
-                if (!withArrays) {
-                    view.toldStale.set(false); // this refresh sees every release before it: the next one is told again
-                }
                 long epoch = releaseEpoch.get();
                 long start = System.nanoTime();
                 boolean compareArrays = withArrays || epoch != view.arraysComparedInEpoch
@@ -536,9 +504,7 @@ final class HomeSpace {
             mastersAsAWhole.writeLock().lock();
             try {
                 releaseEpoch.incrementAndGet();
-                boolean[] changed = new boolean[1];
                 WireFormat.readChangeGroups(reader, (id, changes) -> {
-                    changed[0] = true;
                     Seen seen = view.seen.get(id);
                     if (seen == null) {
                         throw new IllegalStateException("node " + node + " released object " + Long.toHexString(id)
@@ -552,9 +518,6 @@ final class HomeSpace {
                     }
                     markWritten(id, node);
                 });
-                if (changed[0]) {
-                    tellOthersStale(node);
-                }
             } finally {
                 mastersAsAWhole.writeLock().unlock();
             }

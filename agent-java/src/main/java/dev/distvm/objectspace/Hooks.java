@@ -111,30 +111,23 @@ public final class Hooks {
     public static void beforeVolatileRead(Object holder) {
         WorkerRuntime w = worker;
         if (w != null && w.space().isCopy(holder)) {
-            w.volatileRead();
+            w.refresh();
         }
     }
 
     public static void afterVolatileRead() {
-        WorkerRuntime w = worker;
-        if (w != null) {
-            w.afterVolatileRead();
-        }
+        // The refresh before the read already made everything the writer released visible.
     }
 
-    /** The release follows the write ({@link #afterVolatileWrite}), carrying everything before it. */
-    public static void beforeVolatileWrite(Object holder) {
-        WorkerRuntime w = worker;
-        if (w != null && w.space().isCopy(holder)) {
-            w.volatileWriteStarting();
-        }
+    public static void beforeVolatileWrite() {
+        // The release follows the write (afterVolatileWrite), carrying everything before it.
     }
 
     public static void afterVolatileWrite(Object holder) {
         WorkerRuntime w = worker;
         if (w != null && w.space().isCopy(holder)) {
             w.space().written(holder);
-            w.volatileWritten();
+            w.release();
         } else {
             HomeRuntime h = home;
             if (h != null) {

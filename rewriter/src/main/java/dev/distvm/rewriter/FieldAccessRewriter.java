@@ -213,7 +213,6 @@ final class FieldAccessRewriter extends HelperHost {
                 access(method, helper);
                 hooks.invoke(method, RuntimeHooks.AFTER_VOLATILE_READ);
             } else {
-                pushTarget(method, helper);
                 hooks.invoke(method, RuntimeHooks.BEFORE_VOLATILE_WRITE);
                 access(method, helper);
                 pushTarget(method, helper);

@@ -133,8 +133,8 @@ public final class RecordingHooks {
         ObjectSpaceCalls.record("afterVolatileRead", null);
     }
 
-    public static void beforeVolatileWrite(Object target) {
-        ObjectSpaceCalls.record("beforeVolatileWrite", target);
+    public static void beforeVolatileWrite() {
+        ObjectSpaceCalls.record("beforeVolatileWrite", null);
     }
 
     public static void afterVolatileWrite(Object target) {
