@@ -196,7 +196,8 @@ public final class SsiCosts {
             }
             LockSupport.parkNanos(PUBLISH_WAIT_NANOS);
             long start = System.nanoTime();
-            // A volatile read of a copy: an acquire, which refreshes from the home.
+            // A volatile read of a copy: it refreshes from the home when the home said that a
+            // release changed the masters since the last refresh (the publication did), else reads the copy.
             int published = board.published;
             nanos += System.nanoTime() - start;
             Cell cell = board.cell;
@@ -223,8 +224,9 @@ public final class SsiCosts {
     }
 
     /**
-     * Microseconds per release (a volatile write of a copy, sent one way) after writing one field of
-     * a small object, or one element of the 1 MB array: untimed rounds first, then the mean of timed ones.
+     * Microseconds per release (a volatile write of a copy: the release, then a refresh, since the
+     * writer waits for the home) after writing one field of a small object, or one element of the
+     * 1 MB array: untimed rounds first, then the mean of timed ones.
      */
     private static double releaseMicros(Releases releases, boolean arrayElement) {
         long start = 0;

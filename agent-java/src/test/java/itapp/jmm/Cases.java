@@ -288,6 +288,135 @@ final class Cases {
         return interrupted[0] ? null : "the sleeper was not interrupted";
     }
 
+    /** One round's volatiles for Dekker and IRIW: fresh per round, so nothing needs resetting. */
+    static final class Round {
+        volatile int x;
+        volatile int y;
+    }
+
+    /** How far each thread of a volatile case got, so they go round by round together. */
+    static final class Progress {
+        volatile int[] rounds;
+
+        Progress(int threads) {
+            rounds = new int[threads];
+        }
+
+        /**
+         * Marks {@code me} at {@code round} (written back through the volatile field, which
+         * publishes the element), then waits until every thread is there.
+         */
+        void reach(int me, int round) {
+            int[] cells = rounds;
+            cells[me] = round;
+            rounds = cells;
+            for (int other = 0; other < cells.length; other++) {
+                while (rounds[other] < round) {
+                    Thread.onSpinWait();
+                }
+            }
+        }
+    }
+
+    static final Round[] rounds(int count) {
+        Round[] rounds = new Round[count];
+        for (int i = 0; i < count; i++) {
+            rounds[i] = new Round();
+        }
+        return rounds;
+    }
+
+    /**
+     * Dekker on volatiles, round after round on two nodes: each thread writes its variable, then
+     * reads the other's; on one JVM at least one of them sees the other's write.
+     */
+    static String dekker() throws InterruptedException {
+        int count = 1_000;
+        Round[] rounds = rounds(count);
+        int[][] seen = new int[2][count];
+        Progress progress = new Progress(2);
+        Thread[] threads = new Thread[2];
+        for (int t = 0; t < 2; t++) {
+            int me = t;
+            threads[t] = new Thread(() -> {
+                for (int i = 0; i < count; i++) {
+                    progress.reach(me, i + 1);
+                    Round round = rounds[i];
+                    if (me == 0) {
+                        round.x = 1;
+                        seen[me][i] = round.y;
+                    } else {
+                        round.y = 1;
+                        seen[me][i] = round.x;
+                    }
+                }
+            }, "dekker-" + t);
+            threads[t].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (int i = 0; i < count; i++) {
+            if (seen[0][i] == 0 && seen[1][i] == 0) {
+                return "round " + i + ": each thread missed the other's write";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Independent reads of independent writes: two writers, two readers reading the variables in
+     * opposite orders; all four agree on one order of the two writes.
+     */
+    static String iriw() throws InterruptedException {
+        Round[] rounds = rounds(500);
+        return iriw(rounds, rounds);
+    }
+
+    /**
+     * IRIW with the two variables in two objects: a release or refresh that carries one object and
+     * not the other, or a write a neighbour on the same node can read before the home has it, shows
+     * here and not when both live in one object.
+     */
+    static String iriwSplit() throws InterruptedException {
+        return iriw(rounds(500), rounds(500));
+    }
+
+    /** Writer 0 writes {@code xs[i].x}, writer 1 {@code ys[i].y}; the readers read them in opposite orders. */
+    private static String iriw(Round[] xs, Round[] ys) throws InterruptedException {
+        int count = xs.length;
+        int[][] seen = new int[4][count];
+        Progress progress = new Progress(4);
+        Thread[] threads = new Thread[4];
+        for (int t = 0; t < 4; t++) {
+            int me = t;
+            threads[t] = new Thread(() -> {
+                for (int i = 0; i < count; i++) {
+                    progress.reach(me, i + 1);
+                    Round x = xs[i];
+                    Round y = ys[i];
+                    switch (me) {
+                        case 0 -> x.x = 1;
+                        case 1 -> y.y = 1;
+                        case 2 -> seen[me][i] = x.x * 2 + y.y;
+                        default -> seen[me][i] = y.y * 2 + x.x;
+                    }
+                }
+            }, "iriw-" + t);
+            threads[t].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (int i = 0; i < count; i++) {
+            // 2 = "my first variable written, my second not": x before y for reader 2, y before x for reader 3
+            if (seen[2][i] == 2 && seen[3][i] == 2) {
+                return "round " + i + ": the readers saw the two writes in opposite orders";
+            }
+        }
+        return null;
+    }
+
     /** A monitor and the data it guards, handed round by every thread and main in turn. */
     static final class Baton {
         int passes;

@@ -21,6 +21,9 @@ public final class Conformance {
         check("volatile-flag-spin", Cases.volatileFlagSpin());
         check("volatile-array-spin", Cases.volatileArraySpin());
         check("volatile-static-spin", Cases.volatileStaticSpin());
+        check("dekker", Cases.dekker());
+        check("iriw", Cases.iriw());
+        check("iriw-split", Cases.iriwSplit());
         check("notify-all-several-waiters", Cases.notifyAllWakesEveryWaiter());
         check("notify-wakes-one", Cases.notifyWakesOne());
         check("wait-notify-need-the-monitor", Cases.waitAndNotifyNeedTheMonitor());

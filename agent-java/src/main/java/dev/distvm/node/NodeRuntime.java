@@ -107,6 +107,8 @@ public final class NodeRuntime {
                 .setStaticsFetched(NodeCounters.staticsFetched())
                 .setRefreshes(NodeCounters.refreshes())
                 .setReleases(NodeCounters.releases())
+                .setVolatilesStaleTold(NodeCounters.VOLATILES_STALE_TOLD.sum())
+                .setPartialSnapshots(NodeCounters.PARTIAL_SNAPSHOTS.sum())
                 .setObjectBytesSent(NodeCounters.objectBytesSent())
                 .setObjectBytesReceived(NodeCounters.objectBytesReceived());
         if (NativeAgent.isLoaded()) {

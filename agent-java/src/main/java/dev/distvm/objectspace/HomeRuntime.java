@@ -37,8 +37,12 @@ final class HomeRuntime {
     private final PlacementPolicy placement;
     private final Delegates delegates;
     private final RunEnd runEnd;
-    /** Sends recalls of monitor leases off the threads that decide them (a delegate holding a monitor, a transport reader). */
-    private final ExecutorService recalls = Executors.newSingleThreadExecutor(DaemonThreads.named("dist-monitor-recall"));
+    /**
+     * Sends what the home tells workers unasked (recall a monitor lease, your volatiles may be
+     * stale) off the threads that decide it: a delegate holding a monitor, a transport reader, a
+     * program's thread in a volatile write.
+     */
+    private final ExecutorService telling = Executors.newSingleThreadExecutor(DaemonThreads.named("dist-home-tells"));
 
     HomeRuntime(Endpoint endpoint, Membership membership, ClassLoader loader, Thread mainThread) {
         this.endpoint = endpoint;
@@ -46,8 +50,9 @@ final class HomeRuntime {
         ArrayStores.useRegistry(space::arrayWrites);
         this.placed = new PlacedThreads(endpoint);
         this.placement = new PlacementPolicy(membership, endpoint.nodeId(), mainThread, placed);
-        this.delegates = new Delegates(space, (node, lease) -> membership.node(node).ifPresent(n -> recalls.execute(() ->
-                SpaceMessages.send(endpoint, n.getAddress(), NodeMessageType.SPACE_MONITOR_RECALL_VALUE, SpaceMessages.ofInt(lease)))));
+        this.delegates = new Delegates(space, (node, lease) -> tell(membership, node, NodeMessageType.SPACE_MONITOR_RECALL_VALUE,
+                SpaceMessages.ofInt(lease)));
+        space.tellStaleThrough(node -> tell(membership, node, NodeMessageType.SPACE_VOLATILES_STALE_VALUE, new WireBuffer(0)));
         PrintStream out = System.out;
         PrintStream err = System.err;
         this.runEnd = new RunEnd(out, err);
@@ -74,6 +79,10 @@ final class HomeRuntime {
         HomeInput input = new HomeInput();
         SpaceMessages.serve(endpoint, workers, NodeMessageType.SPACE_INPUT_VALUE,
                 m -> input.request(SpaceMessages.bytes(SpaceMessages.body(m))).thenApply(SpaceMessages::of));
+    }
+
+    private void tell(Membership membership, int node, int type, WireBuffer body) {
+        membership.node(node).ifPresent(n -> telling.execute(() -> SpaceMessages.send(endpoint, n.getAddress(), type, body)));
     }
 
     // ---- threads --------------------------------------------------------------------------
@@ -150,8 +159,12 @@ final class HomeRuntime {
         space.written(master);
     }
 
-    void volatileWritten(Object master) {
-        space.volatileWritten(master);
+    boolean volatileWriteBeginning(Object master) {
+        return space.volatileWriteBeginning(master);
+    }
+
+    void volatileWritten(Object master, boolean begun) {
+        space.volatileWritten(master, begun);
     }
 
     long homedObjects() {

@@ -21,7 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntConsumer;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
@@ -76,6 +78,22 @@ final class HomeSpace {
      * happened since its view's last compare of them, or if bounded staleness asks for it.
      */
     private final AtomicLong releaseEpoch = new AtomicLong();
+    /**
+     * Home threads' volatile writes to shared masters begun and ended. A scan that no such write
+     * overlapped saw the masters whole (the releases of workers are excluded by {@link
+     * #mastersAsAWhole}); one that a write overlapped may have read a field before one write and
+     * another after a later one, so its worker reads it as stale ({@link VolatileStaleness}).
+     */
+    private final AtomicLong volatileWritesBegun = new AtomicLong();
+    private final AtomicLong volatileWritesEnded = new AtomicLong();
+    /**
+     * Passes a refresh's scan makes before it gives up on seeing the masters whole: each pass after
+     * the first reads only what was written since the one before, which is little.
+     */
+    private static final int SCAN_PASSES = 3;
+    private static final long OVERLAPPING_WRITES_WAIT_NANOS = 200_000;
+    /** Tells a worker that its copies' volatile fields may be stale (see {@link WorkerRuntime#volatileRead}). */
+    private volatile IntConsumer tellStale = node -> {};
     private long lastId;
 
     /**
@@ -109,6 +127,11 @@ final class HomeSpace {
         private long sequence;
         /** How many of this worker's releases have been applied. */
         private long releasesApplied;
+        /**
+         * Whether the worker was told that a release reached the masters since its last refresh
+         * (see {@link #releasedToMasters}); set and cleared under {@link #mastersAsAWhole}.
+         */
+        private final AtomicBoolean toldStale = new AtomicBoolean();
         /** {@link #releaseEpoch} at this view's last compare of its arrays, when, and what it cost. */
         private long arraysComparedInEpoch = -1;
         private long arraysComparedAt;
@@ -185,6 +208,25 @@ final class HomeSpace {
 
     ClassLoader loader() {
         return loader;
+    }
+
+    /** Who tells a worker that a release reached the masters since its last refresh. */
+    void tellStaleThrough(IntConsumer tell) {
+        tellStale = tell;
+    }
+
+    /**
+     * A release changed the masters (a worker's, or a home thread's volatile write): every other
+     * worker that has refreshed since it was last told is told, once, so that its next volatile
+     * read refreshes; until then its volatile reads read its copies. Called once the release is in
+     * the masters: a refresh that follows the telling sees it.
+     */
+    private void tellOthersStale(int releasingNode) {
+        views.forEach((node, view) -> {
+            if (node != releasingNode && view.toldStale.compareAndSet(false, true)) {
+                tellStale.accept(node);
+            }
+        });
     }
 
     synchronized long idOf(Object holder) {
@@ -340,12 +382,25 @@ final class HomeSpace {
      * workers' next acquires, arrays included (counted before the write is tracked: a refresh that
      * finds the write tracked sees the count too).
      */
-    void volatileWritten(Object master) {
+    void volatileWritten(Object master, boolean begun) {
         long id = sharedId(master);
         if (id != 0) {
             releaseEpoch.incrementAndGet();
             tracked(id);
+            tellOthersStale(nodeId);
         }
+        if (begun) {
+            volatileWritesEnded.incrementAndGet();
+        }
+    }
+
+    /** A home thread is about to write a volatile field of {@code master}: returns whether it counts as begun (the master is shared). */
+    boolean volatileWriteBeginning(Object master) {
+        if (sharedId(master) == 0) {
+            return false;
+        }
+        volatileWritesBegun.incrementAndGet();
+        return true;
     }
 
     /** A write to a shared master: every worker's next refresh compares it. */
@@ -430,24 +485,54 @@ final class HomeSpace {
             // No release is applied to the masters while they are read: the scan sees each one whole.
             mastersAsAWhole.readLock().lock();
             try {
-                long epoch = releaseEpoch.get();
-                long start = System.nanoTime();
-                boolean compareArrays = withArrays || epoch != view.arraysComparedInEpoch
-                        || start - view.arraysComparedAt > Math.max(STALENESS_NANOS, view.arraysCompareCost * 10);
-                writeChanges(view, view.tracking.scan(compareArrays), writer);
-                if (compareArrays) {
-                    view.arraysComparedInEpoch = epoch;
-                    view.arraysComparedAt = System.nanoTime();
-                    view.arraysCompareCost = view.arraysComparedAt - start;
+                if (!withArrays) {
+                    view.toldStale.set(false); // this refresh sees every release before it: the next one is told again
                 }
+                List<WireFormat.Group> groups = new ArrayList<>();
+                boolean whole = false;
+                for (int pass = 1; !whole && pass <= SCAN_PASSES; pass++) {
+                    // Ended writes first, then the epoch: a write counted as ended has counted its
+                    // epoch too, so the arrays it may have written before are compared.
+                    long endedBefore = volatileWritesEnded.get();
+                    long epoch = releaseEpoch.get();
+                    long start = System.nanoTime();
+                    boolean compareArrays = (withArrays && pass == 1) || epoch != view.arraysComparedInEpoch
+                            || start - view.arraysComparedAt > Math.max(STALENESS_NANOS, view.arraysCompareCost * 10);
+                    groups.addAll(scanChanges(view, view.tracking.scan(compareArrays)));
+                    long begun = volatileWritesBegun.get();
+                    whole = begun == endedBefore; // no write begun before this that had not ended
+                    if (compareArrays) {
+                        view.arraysComparedInEpoch = epoch;
+                        view.arraysComparedAt = System.nanoTime();
+                        view.arraysCompareCost = view.arraysComparedAt - start;
+                    }
+                    if (!whole) {
+                        awaitVolatileWritesEnded(begun);
+                    }
+                }
+                WireFormat.scanGroups(writer, groups, whole);
             } finally {
                 mastersAsAWhole.readLock().unlock();
             }
         }
     }
 
-    /** Writes the changes of what {@code scan} found since the view last saw them; the caller holds the view and the read lock. */
-    private void writeChanges(View view, WriteTracking.Scan<Long> scan, WireWriter writer) {
+    /**
+     * Gives the home's volatile writes that overlapped a pass a moment to end (each is a store and
+     * some bookkeeping, unless its thread lost its CPU), so that the next pass can be whole.
+     */
+    private void awaitVolatileWritesEnded(long begun) {
+        long deadline = System.nanoTime() + OVERLAPPING_WRITES_WAIT_NANOS;
+        while (volatileWritesEnded.get() < begun && System.nanoTime() < deadline) {
+            Thread.yield();
+        }
+    }
+
+    /**
+     * One pass of a scan: the changes of what {@code scan} found since the view last saw them, in
+     * the order the worker applies them; the caller holds the view and the read lock.
+     */
+    private List<WireFormat.Group> scanChanges(View view, WriteTracking.Scan<Long> scan) {
         List<Due> due = new ArrayList<>();
         for (long id : scan.due()) {
             Seen seen = view.seen.get(id);
@@ -473,7 +558,7 @@ final class HomeSpace {
                 groups.add(new WireFormat.Group(next.id(), changed, next.seen().twin.inChunks()));
             }
         }
-        WireFormat.changeGroups(writer, ScanOrder.applyOrder(groups));
+        return ScanOrder.applyOrder(groups);
     }
 
     /** A shared thing a refresh compares. */
@@ -504,7 +589,9 @@ final class HomeSpace {
             mastersAsAWhole.writeLock().lock();
             try {
                 releaseEpoch.incrementAndGet();
+                boolean[] changed = new boolean[1];
                 WireFormat.readChangeGroups(reader, (id, changes) -> {
+                    changed[0] = true;
                     Seen seen = view.seen.get(id);
                     if (seen == null) {
                         throw new IllegalStateException("node " + node + " released object " + Long.toHexString(id)
@@ -518,6 +605,9 @@ final class HomeSpace {
                     }
                     markWritten(id, node);
                 });
+                if (changed[0]) {
+                    tellOthersStale(node);
+                }
             } finally {
                 mastersAsAWhole.writeLock().unlock();
             }

@@ -111,27 +111,43 @@ public final class Hooks {
     public static void beforeVolatileRead(Object holder) {
         WorkerRuntime w = worker;
         if (w != null && w.space().isCopy(holder)) {
-            w.refresh();
+            w.volatileRead();
         }
     }
 
     public static void afterVolatileRead() {
-        // The refresh before the read already made everything the writer released visible.
+        WorkerRuntime w = worker;
+        if (w != null) {
+            w.afterVolatileRead();
+        }
     }
 
-    public static void beforeVolatileWrite() {
-        // The release follows the write (afterVolatileWrite), carrying everything before it.
+    /**
+     * The release follows the write ({@link #afterVolatileWrite}), carrying everything before it.
+     * Returns what the after-hook is handed: whether the write was counted as begun.
+     */
+    public static boolean beforeVolatileWrite(Object holder) {
+        WorkerRuntime w = worker;
+        if (w != null) {
+            if (w.space().isCopy(holder)) {
+                w.volatileWriteStarting();
+                return true;
+            }
+            return false;
+        }
+        HomeRuntime h = home;
+        return h != null && h.volatileWriteBeginning(holder);
     }
 
-    public static void afterVolatileWrite(Object holder) {
+    public static void afterVolatileWrite(Object holder, boolean begun) {
         WorkerRuntime w = worker;
         if (w != null && w.space().isCopy(holder)) {
             w.space().written(holder);
-            w.release();
+            w.volatileWritten();
         } else {
             HomeRuntime h = home;
             if (h != null) {
-                h.volatileWritten(holder);
+                h.volatileWritten(holder, begun);
             }
         }
     }

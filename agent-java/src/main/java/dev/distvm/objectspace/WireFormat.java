@@ -19,6 +19,15 @@ final class WireFormat {
         }
     }
 
+    /**
+     * A home scan's groups, led by whether the scan saw the masters whole (see {@link
+     * HomeSpace#writeRefresh}); the worker reads that first ({@link WorkerSpace#applyChanges}).
+     */
+    static void scanGroups(WireWriter writer, List<Group> groups, boolean whole) {
+        writer.body().appendBoolean(whole);
+        changeGroups(writer, groups);
+    }
+
     static void readChangeGroups(WireReader reader, BiConsumer<Long, List<Change>> each) {
         int groups = reader.body().getInt();
         for (int g = 0; g < groups; g++) {

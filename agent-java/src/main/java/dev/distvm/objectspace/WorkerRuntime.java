@@ -23,6 +23,7 @@ final class WorkerRuntime {
     private final CopyCollector collector;
     private final ThreadsPlacedHere threads;
     private final CopyMonitors monitors;
+    private final VolatileWrites volatileWrites = new VolatileWrites();
 
     WorkerRuntime(Endpoint endpoint, Supplier<String> home, Senders fromHome, ClassLoader loader) {
         this.endpoint = endpoint;
@@ -35,6 +36,10 @@ final class WorkerRuntime {
         collector.start();
         this.threads = new ThreadsPlacedHere(this, endpoint, fromHome, space);
         this.monitors = new CopyMonitors(this, toHome, space);
+        SpaceMessages.serveAtOnce(endpoint, fromHome, NodeMessageType.SPACE_VOLATILES_STALE_VALUE, m -> {
+            space.volatiles.told();
+            return null;
+        });
         SpaceMessages.serveAtOnce(endpoint, fromHome, NodeMessageType.SPACE_MONITOR_RECALL_VALUE, m -> {
             monitors.leases().recalled(SpaceMessages.body(m).getInt());
             return null;
@@ -99,12 +104,69 @@ final class WorkerRuntime {
         coherently(this::refreshNow);
     }
 
+    /**
+     * Before a volatile read of a copy: a refresh only if the home said a release reached the
+     * masters since the last one. Otherwise the copy holds the value of the last write in the
+     * volatiles' total order that this node can have seen: every path by which a newer write
+     * happens-before this read brought a refresh here (a monitor's grant, a thread's start, this
+     * thread's own volatile write), and the home's word arrives within a round trip of the write,
+     * so a spinning thread sends no message while nothing changes and sees a write about one
+     * round trip after it. A volatile read may read an older value than the newest in real time;
+     * the total order of volatile accesses stays, since every refresh is a snapshot of the masters
+     * with each release whole, and a volatile write waits for the home (see {@link #volatileWritten}).
+     */
+    void volatileRead() {
+        if (space.volatiles.stale()) {
+            refresh();
+        }
+    }
+
+    /**
+     * After a volatile write to a copy: the release, then a refresh, so the write is in the
+     * masters before this thread goes on. Without the wait, two threads on two nodes could each
+     * write one volatile and then read the other's old value from their copies (Dekker's mutual
+     * exclusion), which one JVM never allows.
+     */
+    void volatileWritten() {
+        try {
+            release();
+            refresh();
+        } finally {
+            volatileWrites.done();
+        }
+    }
+
+    /** Before a volatile write to a copy: from now until it is in the masters, readers here wait for it. */
+    void volatileWriteStarting() {
+        volatileWrites.starting();
+    }
+
+    /**
+     * After any volatile read here: waits for a home message being applied (the value just read
+     * may be one it wrote, and the reader must not go on to data the same message has yet to
+     * write) and for the volatile writes of this node that are not in the masters yet
+     * ({@link VolatileWrites}); then, if the value may come from a snapshot that was not whole, a
+     * refresh, so that what this thread reads next is no older than what it just read.
+     */
+    void afterVolatileRead() {
+        space.awaitApplied();
+        volatileWrites.awaitUnderway();
+        if (space.volatiles.partial()) {
+            refresh();
+        }
+    }
+
     private void refreshNow() {
+        // Taken before asking: the home's word about a release after this refresh's snapshot
+        // may arrive before the reply, and must not be lost.
+        long asked = space.volatiles.asking();
         NodeCounters.REFRESHES.increment();
         ByteBuffer reply = toHome.call(NodeMessageType.SPACE_REFRESH_VALUE, new WireWriter(space).finish(),
                 Duration.ofSeconds(60));
         space.receive(reply, (reader, acknowledged) -> {
-            space.applyChanges(reader, acknowledged);
+            if (space.applyChanges(reader, acknowledged)) {
+                space.volatiles.refreshed(asked);
+            }
             return null;
         });
     }

@@ -67,6 +67,9 @@ final class WorkerSpace implements Holders {
     private final IntSupplier nodeId;
     private final ClassLoader loader;
     private final ReentrantLock lock = new ReentrantLock();
+    /** A home message is being applied (under {@link #lock}); see {@link #awaitApplied}. */
+    private volatile boolean applying;
+    final VolatileStaleness volatiles = new VolatileStaleness();
     /** Signalled when a home message has been applied: the next one may be waiting for its turn. */
     private final Condition applied = lock.newCondition();
     /** The number of the last home message applied here; guarded by {@link #lock}. */
@@ -210,6 +213,7 @@ final class WorkerSpace implements Holders {
             while (lastApplied != sequence - 1) {
                 applied.awaitUninterruptibly(); // its predecessor is in another thread's hands
             }
+            applying = true;
             try {
                 WireReader reader = new WireReader(this, loader, message);
                 for (Arrived arrived : reader.arrived()) {
@@ -218,9 +222,23 @@ final class WorkerSpace implements Holders {
                 return rest.apply(reader, reader.acknowledged());
             } finally {
                 lastApplied = sequence; // even when it failed (the run then stops): the next must not wait forever
+                applying = false;
                 applied.signalAll();
             }
         } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Returns once no home message is being applied here: a volatile read of a copy that a
+     * refresh in progress (a staleness tick's, another thread's) just wrote must not be followed
+     * by reads of data the same refresh has yet to write. The refresh sets {@link #applying}
+     * before it writes anything, so a reader that saw one of its writes sees that it runs.
+     */
+    void awaitApplied() {
+        if (applying) {
+            lock.lock();
             lock.unlock();
         }
     }
@@ -241,7 +259,10 @@ final class WorkerSpace implements Holders {
     }
 
     /** The changes part of a home message, applied except where a release the home had not seen then set them. */
-    void applyChanges(WireReader reader, long acknowledged) {
+    /** Applies the changes of a home scan; returns whether the scan saw the masters whole ({@link WireFormat#scanGroups}). */
+    boolean applyChanges(WireReader reader, long acknowledged) {
+        boolean whole = reader.body().get() != 0;
+        volatiles.applying(whole);
         WireFormat.readChangeGroups(reader, (id, changes) -> {
             Copy copy;
             Object holder;
@@ -255,6 +276,7 @@ final class WorkerSpace implements Holders {
             }
             copy.twin.refresh(holder, changes, acknowledged);
         });
+        return whole;
     }
 
     private void install(Arrived arrived) {

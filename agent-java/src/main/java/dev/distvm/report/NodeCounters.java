@@ -15,6 +15,10 @@ public final class NodeCounters {
     public static final LongAdder OBJECT_BYTES_SENT = new LongAdder();
     public static final LongAdder OBJECT_BYTES_RECEIVED = new LongAdder();
     public static final LongAdder WRITES_TRACKED = new LongAdder();
+    /** On a worker: the home said a release changed the masters; until then volatile reads read the copies. */
+    public static final LongAdder VOLATILES_STALE_TOLD = new LongAdder();
+    /** On a worker: snapshots that a home thread's volatile write overlapped, so read as stale. */
+    public static final LongAdder PARTIAL_SNAPSHOTS = new LongAdder();
 
     private NodeCounters() {}
 

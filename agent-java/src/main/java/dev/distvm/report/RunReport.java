@@ -71,6 +71,8 @@ public final class RunReport {
                 .append(", \"staticsFetched\": ").append(node.getStaticsFetched())
                 .append(", \"refreshes\": ").append(node.getRefreshes())
                 .append(", \"releases\": ").append(node.getReleases())
+                .append(", \"volatilesStaleTold\": ").append(node.getVolatilesStaleTold())
+                .append(", \"partialSnapshots\": ").append(node.getPartialSnapshots())
                 .append(", \"bytesSent\": ").append(node.getObjectBytesSent())
                 .append(", \"bytesReceived\": ").append(node.getObjectBytesReceived())
                 .append("},\n     \"placements\": ");

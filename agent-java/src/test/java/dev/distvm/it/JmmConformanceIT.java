@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 class JmmConformanceIT {
     private static final List<String> CASES = List.of(
             "synchronized-visibility", "volatile-visibility", "start-join-visibility", "volatile-flag-spin",
-            "volatile-array-spin", "volatile-static-spin", "notify-all-several-waiters", "notify-wakes-one",
+            "volatile-array-spin", "volatile-static-spin", "dekker", "iriw", "iriw-split", "notify-all-several-waiters", "notify-wakes-one",
             "wait-notify-need-the-monitor", "timed-wait",
             "interrupt-waiting", "interrupt-sleeping", "reentrant-synchronized", "lock-hand-over-chain", "static-synchronized",
             "class-initializer-once", "identity-by-two-paths", "identity-hash", "one-chunk-many-writers",

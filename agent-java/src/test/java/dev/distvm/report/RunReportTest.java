@@ -21,7 +21,7 @@ class RunReportTest {
                 .addThreads(ThreadRecord.newBuilder().setName("main").setId(1).setKind("main"))
                 .setMessagesSent(3).setBytesSent(300).setMonitorOperationsLocal(7).setMonitorOperationsRemote(3).setCopiesHeld(12)
                 .addPlacements("pi-0: kept home: no object space").setPlacementsNotListed(5).setThreadsNotListed(4)
-                .setHeapUsedAfterGc(1234).setTombstones(2).setWritesTracked(9)
+                .setHeapUsedAfterGc(1234).setTombstones(2).setWritesTracked(9).setVolatilesStaleTold(6).setPartialSnapshots(1)
                 .addStops("node 2 ended the run with status 70: thread t on a worker called native method app.N.f").build();
         NodeReport worker = NodeReport.newBuilder().setNodeId(2).setPid(200).setRole("worker")
                 .addClassesLoadedRemotely("app.Main").build();
@@ -36,6 +36,7 @@ class RunReportTest {
         assertTrue(json.contains("\"monitorOperations\": {\"local\": 7, \"remote\": 3}"), json);
         assertTrue(json.contains("\"objectSpace\": {\"objectsHomed\": 0, \"copiesHeld\": 12, \"tombstones\": 2,"
                 + " \"writesTracked\": 9,"), json);
+        assertTrue(json.contains("\"volatilesStaleTold\": 6, \"partialSnapshots\": 1,"), json);
         assertTrue(json.contains("], \"threadsNotListed\": 4, \"heapUsedAfterGc\": 1234,"), json);
         assertTrue(json.contains("\"placementsNotListed\": 5"), json);
         assertTrue(json.contains("\"placements\": [\"pi-0: kept home: no object space\"]"), json);

@@ -13,8 +13,8 @@ import java.util.Set;
  * <ul>
  *   <li>an object fault: a worker's acquire that brings a shared object it has never had (copies
  *       travel with their state, so the refresh at the acquire is where an object is faulted in)
- *       vs the raw socket round trip [at most 2x]; a volatile read when nothing changed (a
- *       refresh that brings nothing) is printed beside it;
+ *       vs the raw socket round trip [at most 2x]; a volatile read when nothing changed (no
+ *       message since issue 16) is printed beside it;
  *   <li>a spinning thread's read of a volatile field of a copy nobody writes vs the same read of
  *       the worker's own object [issue 16: at most 1.1x];
  *   <li>a read of a field of a valid copy on a worker vs a local read [1.2x]: a read of the same
@@ -27,7 +27,8 @@ import java.util.Set;
  *   <li>a worker's release after one element of a shared 1 MB array changed vs the release after
  *       one field of a small object changed, timed before the array existed [issue 15: at most
  *       1.5x]: releases cost what was written, not what is shared; the small object's release
- *       with the array shared is printed beside it.
+ *       with the array shared is printed beside it. The release is a volatile write's, which
+ *       since issue 16 waits for a refresh: both sides include that round trip.
  * </ul>
  * The costs come from {@code perfapp.SsiCosts} running on 2 nodes; the raw round trip from a
  * blocking NIO ping-pong of 1 byte between two JVMs ({@link MpiPingPong#raw}), measured between

@@ -213,9 +213,15 @@ final class FieldAccessRewriter extends HelperHost {
                 access(method, helper);
                 hooks.invoke(method, RuntimeHooks.AFTER_VOLATILE_READ);
             } else {
+                // What the runtime decided before the write goes to its after-hook, so that the two
+                // agree even when the target became shared in between.
+                int decided = helper.parameters().stream().mapToInt(Type::getSize).sum();
+                pushTarget(method, helper);
                 hooks.invoke(method, RuntimeHooks.BEFORE_VOLATILE_WRITE);
+                method.visitVarInsn(Opcodes.ISTORE, decided);
                 access(method, helper);
                 pushTarget(method, helper);
+                method.visitVarInsn(Opcodes.ILOAD, decided);
                 hooks.invoke(method, RuntimeHooks.AFTER_VOLATILE_WRITE);
             }
         } else {

@@ -397,18 +397,18 @@ class ObjectSpaceRewriterTest {
 
         assertEquals(1, call(volatiles, "bump"));
         assertEquals(List.of("beforeVolatileRead Volatiles", "afterVolatileRead",
-                "beforeVolatileWrite", "afterVolatileWrite Volatiles",
+                "beforeVolatileWrite Volatiles", "afterVolatileWrite Volatiles",
                 "beforeVolatileRead Volatiles", "afterVolatileRead"), ObjectSpaceCalls.calls(hooks));
 
         ObjectSpaceCalls.reset();
         assertEquals(1L << 50, call(volatiles, "setBig", 1L << 50));
-        assertEquals(List.of("beforeVolatileWrite", "afterVolatileWrite Volatiles",
+        assertEquals(List.of("beforeVolatileWrite Volatiles", "afterVolatileWrite Volatiles",
                 "beforeVolatileRead Volatiles", "afterVolatileRead"), ObjectSpaceCalls.calls(hooks));
 
         ObjectSpaceCalls.reset();
         assertEquals(true, call(type, "toggle"));
         assertEquals(List.of("beforeVolatileRead Volatiles.class", "afterVolatileRead",
-                "beforeVolatileWrite", "afterVolatileWrite Volatiles.class",
+                "beforeVolatileWrite Volatiles.class", "afterVolatileWrite Volatiles.class",
                 "beforeVolatileRead Volatiles.class", "afterVolatileRead"), ObjectSpaceCalls.calls(hooks));
         assertEquals(8, loader.result(type).counts().get(Kind.VOLATILE_ACCESS));
 
@@ -418,7 +418,7 @@ class ObjectSpaceRewriterTest {
         setStaticState(type, -1);
         assertEquals(false, call(type, "toggle"));
         assertEquals(List.of("staticFault Volatiles.class", "beforeVolatileRead Volatiles.class", "afterVolatileRead",
-                "staticFault Volatiles.class", "beforeVolatileWrite", "afterVolatileWrite Volatiles.class",
+                "staticFault Volatiles.class", "beforeVolatileWrite Volatiles.class", "afterVolatileWrite Volatiles.class",
                 "staticFault Volatiles.class", "beforeVolatileRead Volatiles.class", "afterVolatileRead"),
                 ObjectSpaceCalls.calls(hooks));
     }
@@ -836,7 +836,7 @@ class ObjectSpaceRewriterTest {
             assertEquals(1, loader.results.get(COMPILED + "Program$Inner").counts().get(Kind.DIRECT_UNINITIALIZED_THIS));
             assertEquals(List.of("staticFault Named.class", "staticFault Named.class"), ObjectSpaceCalls.calls("staticFault"),
                     "NAMES read in the lambda and in register");
-            assertEquals(List.of("beforeVolatileRead Box", "afterVolatileRead", "beforeVolatileWrite", "afterVolatileWrite Box",
+            assertEquals(List.of("beforeVolatileRead Box", "afterVolatileRead", "beforeVolatileWrite Box", "afterVolatileWrite Box",
                     "beforeVolatileRead Box", "afterVolatileRead", "beforeVolatileRead Box", "afterVolatileRead"),
                     ObjectSpaceCalls.calls("beforeVolatileRead", "afterVolatileRead", "beforeVolatileWrite", "afterVolatileWrite"));
             assertTrue(ObjectSpaceCalls.calls("runClassInitializer").containsAll(List.of(

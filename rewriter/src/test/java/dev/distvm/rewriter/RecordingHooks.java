@@ -133,12 +133,14 @@ public final class RecordingHooks {
         ObjectSpaceCalls.record("afterVolatileRead", null);
     }
 
-    public static void beforeVolatileWrite() {
-        ObjectSpaceCalls.record("beforeVolatileWrite", null);
+    /** Decides true, which the rewritten helper must hand to {@link #afterVolatileWrite}. */
+    public static boolean beforeVolatileWrite(Object target) {
+        ObjectSpaceCalls.record("beforeVolatileWrite", target);
+        return true;
     }
 
-    public static void afterVolatileWrite(Object target) {
-        ObjectSpaceCalls.record("afterVolatileWrite", target);
+    public static void afterVolatileWrite(Object target, boolean decided) {
+        ObjectSpaceCalls.record(decided ? "afterVolatileWrite" : "afterVolatileWrite without the decision", target);
     }
 
     public static void monitorEntered(Object lock) {
