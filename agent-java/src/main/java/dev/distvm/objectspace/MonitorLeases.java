@@ -187,7 +187,7 @@ final class MonitorLeases {
                     lease.returnScheduled = false;
                 }
                 Held held = peek(lease.copy);
-                if (held != null && held.owner == lease && lease.returnWanted && lease.used) {
+                if (held != null && held.owner == lease && toGiveBack(lease)) {
                     giveBack(held); // an unused one goes back when the thread it was granted to lets go
                 }
             }

@@ -24,6 +24,13 @@ final class WorkerRuntime {
     private final ThreadsPlacedHere threads;
     private final CopyMonitors monitors;
     private final VolatileWrites volatileWrites = new VolatileWrites();
+    /**
+     * A thread that reads a volatile and finds nothing new is likely waiting for another node, which
+     * may be waiting for this one's plain writes (a barrier's flags): they go home now, at most
+     * every {@link #WAITING_RELEASE_NANOS}, rather than at the next staleness tick.
+     */
+    private static final long WAITING_RELEASE_NANOS = 200_000;
+    private volatile long lastWaitingRelease;
 
     WorkerRuntime(Endpoint endpoint, Supplier<String> home, Senders fromHome, ClassLoader loader) {
         this.endpoint = endpoint;
@@ -118,6 +125,16 @@ final class WorkerRuntime {
     void volatileRead() {
         if (space.volatiles.stale()) {
             refresh();
+            return;
+        }
+        long now = System.nanoTime();
+        if (now - lastWaitingRelease >= WAITING_RELEASE_NANOS) {
+            lastWaitingRelease = now;
+            coherently(() -> {
+                if (space.releaseChanges(bytes -> toHome.send(NodeMessageType.SPACE_FLUSH_VALUE, bytes))) {
+                    NodeCounters.RELEASES.increment();
+                }
+            });
         }
     }
 
