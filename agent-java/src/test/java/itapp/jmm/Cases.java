@@ -326,6 +326,33 @@ final class Cases {
         return rounds;
     }
 
+    /** What thread {@code me} does in round {@code round} of a lock-step case. */
+    interface RoundStep {
+        void run(int me, int round);
+    }
+
+    /**
+     * Runs {@code threads} threads for {@code rounds} rounds, all of them starting each round
+     * together ({@link Progress}); returns when every thread has ended.
+     */
+    static void inLockStep(String name, int threads, int rounds, RoundStep step) throws InterruptedException {
+        Progress progress = new Progress(threads);
+        Thread[] started = new Thread[threads];
+        for (int t = 0; t < threads; t++) {
+            int me = t;
+            started[t] = new Thread(() -> {
+                for (int i = 0; i < rounds; i++) {
+                    progress.reach(me, i + 1);
+                    step.run(me, i);
+                }
+            }, name + "-" + t);
+            started[t].start();
+        }
+        for (Thread t : started) {
+            t.join();
+        }
+    }
+
     /**
      * Dekker on volatiles, round after round on two nodes: each thread writes its variable, then
      * reads the other's; on one JVM at least one of them sees the other's write.
@@ -334,28 +361,16 @@ final class Cases {
         int count = 1_000;
         Round[] rounds = rounds(count);
         int[][] seen = new int[2][count];
-        Progress progress = new Progress(2);
-        Thread[] threads = new Thread[2];
-        for (int t = 0; t < 2; t++) {
-            int me = t;
-            threads[t] = new Thread(() -> {
-                for (int i = 0; i < count; i++) {
-                    progress.reach(me, i + 1);
-                    Round round = rounds[i];
-                    if (me == 0) {
-                        round.x = 1;
-                        seen[me][i] = round.y;
-                    } else {
-                        round.y = 1;
-                        seen[me][i] = round.x;
-                    }
-                }
-            }, "dekker-" + t);
-            threads[t].start();
-        }
-        for (Thread t : threads) {
-            t.join();
-        }
+        inLockStep("dekker", 2, count, (me, i) -> {
+            Round round = rounds[i];
+            if (me == 0) {
+                round.x = 1;
+                seen[me][i] = round.y;
+            } else {
+                round.y = 1;
+                seen[me][i] = round.x;
+            }
+        });
         for (int i = 0; i < count; i++) {
             if (seen[0][i] == 0 && seen[1][i] == 0) {
                 return "round " + i + ": each thread missed the other's write";
@@ -386,28 +401,16 @@ final class Cases {
     private static String iriw(Round[] xs, Round[] ys) throws InterruptedException {
         int count = xs.length;
         int[][] seen = new int[4][count];
-        Progress progress = new Progress(4);
-        Thread[] threads = new Thread[4];
-        for (int t = 0; t < 4; t++) {
-            int me = t;
-            threads[t] = new Thread(() -> {
-                for (int i = 0; i < count; i++) {
-                    progress.reach(me, i + 1);
-                    Round x = xs[i];
-                    Round y = ys[i];
-                    switch (me) {
-                        case 0 -> x.x = 1;
-                        case 1 -> y.y = 1;
-                        case 2 -> seen[me][i] = x.x * 2 + y.y;
-                        default -> seen[me][i] = y.y * 2 + x.x;
-                    }
-                }
-            }, "iriw-" + t);
-            threads[t].start();
-        }
-        for (Thread t : threads) {
-            t.join();
-        }
+        inLockStep("iriw", 4, count, (me, i) -> {
+            Round x = xs[i];
+            Round y = ys[i];
+            switch (me) {
+                case 0 -> x.x = 1;
+                case 1 -> y.y = 1;
+                case 2 -> seen[me][i] = x.x * 2 + y.y;
+                default -> seen[me][i] = y.y * 2 + x.x;
+            }
+        });
         for (int i = 0; i < count; i++) {
             // 2 = "my first variable written, my second not": x before y for reader 2, y before x for reader 3
             if (seen[2][i] == 2 && seen[3][i] == 2) {
