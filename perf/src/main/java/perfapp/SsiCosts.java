@@ -224,8 +224,8 @@ public final class SsiCosts {
     }
 
     /**
-     * Microseconds per release (a volatile write of a copy: the release, then a refresh, since the
-     * writer waits for the home) after writing one field of a small object, or one element of the
+     * Microseconds per release (a volatile write of a copy: the release, sent one way; the next
+     * volatile read of the node refreshes after it) after writing one field of a small object, or one element of the
      * 1 MB array: untimed rounds first, then the mean of timed ones.
      */
     private static double releaseMicros(Releases releases, boolean arrayElement) {

@@ -31,6 +31,15 @@ final class VolatileStaleness {
         stale = true;
     }
 
+    /**
+     * A thread here sent the release of its volatile write: until a refresh asked after this
+     * answers, a volatile read here must refresh (it then follows the release to the home).
+     */
+    synchronized void ownWriteSent() {
+        told++;
+        stale = true;
+    }
+
     /** Before a refresh is asked for: what {@link #refreshed} needs to know whether the home spoke meanwhile. */
     synchronized long asking() {
         return told;

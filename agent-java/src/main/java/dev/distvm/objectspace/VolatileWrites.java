@@ -7,14 +7,15 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * On a worker, the volatile writes to copies that other threads of this node can already read
- * but that are not yet in the masters (the writer waits for the home: {@link WorkerRuntime#volatileWritten}).
- * A thread that read such a value waits until it is there before it goes on: otherwise it could
- * read the write of its neighbour before the home has ordered it, and then an older value of
- * another volatile from its copies, while a thread on another node sees the two writes the other
- * way round (independent reads of independent writes), which one JVM never allows.
+ * but whose releases are not sent yet ({@link WorkerRuntime#volatileWritten}). A thread that read
+ * such a value waits until the release is sent before it goes on; the node is then stale, so its
+ * next volatile read refreshes after the release, from masters that hold the write. Otherwise it
+ * could read the write of its neighbour before the home has ordered it, and then an older value
+ * of another volatile from its copies, while a thread on another node sees the two writes the
+ * other way round (independent reads of independent writes), which one JVM never allows.
  */
 final class VolatileWrites {
-    private static final long POLL_NANOS = 20_000;
+    private static final long POLL_NANOS = 5_000;
 
     /** Each writing thread's write in progress, by a number no other write has. */
     private final Map<Thread, Long> underway = new ConcurrentHashMap<>();
@@ -25,7 +26,7 @@ final class VolatileWrites {
         underway.put(Thread.currentThread(), numbers.incrementAndGet());
     }
 
-    /** The calling thread's volatile write is in the masters (or failed: the run then stops). */
+    /** The calling thread's volatile write has its release sent and the node marked stale (or it failed: the run then stops). */
     void done() {
         underway.remove(Thread.currentThread());
     }
@@ -43,7 +44,7 @@ final class VolatileWrites {
                 continue;
             }
             while (write.getValue().equals(underway.get(write.getKey()))) {
-                LockSupport.parkNanos(POLL_NANOS); // a write takes a round trip to the home
+                LockSupport.parkNanos(POLL_NANOS); // the writer is between its store and its send
             }
         }
     }

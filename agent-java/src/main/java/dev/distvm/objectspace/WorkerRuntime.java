@@ -139,21 +139,24 @@ final class WorkerRuntime {
     }
 
     /**
-     * After a volatile write to a copy: the release, then a refresh, so the write is in the
-     * masters before this thread goes on. Without the wait, two threads on two nodes could each
-     * write one volatile and then read the other's old value from their copies (Dekker's mutual
-     * exclusion), which one JVM never allows.
+     * After a volatile write to a copy: the release, sent one way, and this node's copies marked
+     * stale, so that the next volatile read here refreshes; the refresh follows the release on the
+     * connection, so the home has applied the write when it answers. Without that, two threads on
+     * two nodes could each write one volatile and then read the other's old value from their
+     * copies (Dekker's mutual exclusion), which one JVM never allows. (Waiting for a refresh here
+     * instead made every volatile write a round trip: a single-producer queue's consumer paid one
+     * per item on top of its reads.)
      */
     void volatileWritten() {
         try {
             release();
-            refresh();
+            space.volatiles.ownWriteSent();
         } finally {
             volatileWrites.done();
         }
     }
 
-    /** Before a volatile write to a copy: from now until it is in the masters, readers here wait for it. */
+    /** Before a volatile write to a copy: from now until its release is sent, readers here wait for it. */
     void volatileWriteStarting() {
         volatileWrites.starting();
     }
@@ -161,9 +164,10 @@ final class WorkerRuntime {
     /**
      * After any volatile read here: waits for a home message being applied (the value just read
      * may be one it wrote, and the reader must not go on to data the same message has yet to
-     * write) and for the volatile writes of this node that are not in the masters yet
-     * ({@link VolatileWrites}); then, if the value may come from a snapshot that was not whole, a
-     * refresh, so that what this thread reads next is no older than what it just read.
+     * write) and for the volatile writes of this node whose releases are not sent yet
+     * ({@link VolatileWrites}; once sent, the node is stale and the next volatile read refreshes
+     * after them); then, if the value may come from a snapshot that was not whole, a refresh, so
+     * that what this thread reads next is no older than what it just read.
      */
     void afterVolatileRead() {
         space.awaitApplied();

@@ -27,8 +27,8 @@ import java.util.Set;
  *   <li>a worker's release after one element of a shared 1 MB array changed vs the release after
  *       one field of a small object changed, timed before the array existed [issue 15: at most
  *       1.5x]: releases cost what was written, not what is shared; the small object's release
- *       with the array shared is printed beside it. The release is a volatile write's, which
- *       since issue 16 waits for a refresh: both sides include that round trip.
+ *       with the array shared is printed beside it. The release is a volatile write's, sent one
+ *       way.
  * </ul>
  * The costs come from {@code perfapp.SsiCosts} running on 2 nodes; the raw round trip from a
  * blocking NIO ping-pong of 1 byte between two JVMs ({@link MpiPingPong#raw}), measured between
