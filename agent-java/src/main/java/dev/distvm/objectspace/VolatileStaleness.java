@@ -25,17 +25,17 @@ final class VolatileStaleness {
         return partial;
     }
 
-    synchronized void told() {
+    void told() {
         NodeCounters.VOLATILES_STALE_TOLD.increment();
-        told++;
-        stale = true;
+        markStale();
     }
 
     /**
-     * A thread here sent the release of its volatile write: until a refresh asked after this
-     * answers, a volatile read here must refresh (it then follows the release to the home).
+     * Until a refresh asked after this answers, a volatile read here must refresh: the home said
+     * the masters changed, or a thread here sent the release of its volatile write (the refresh
+     * then follows it to the home).
      */
-    synchronized void ownWriteSent() {
+    synchronized void markStale() {
         told++;
         stale = true;
     }

@@ -84,6 +84,13 @@ final class WorkerRuntime {
         space.release(header, bytes -> toHome.send(type, bytes));
     }
 
+    /** A release, one way, only if some copy changed since the last one. */
+    private void releaseChanges() {
+        if (space.releaseChanges(bytes -> toHome.send(NodeMessageType.SPACE_FLUSH_VALUE, bytes))) {
+            NodeCounters.RELEASES.increment();
+        }
+    }
+
     /**
      * A release of whatever changed and a refresh, while placed threads run here and share
      * something: what keeps staleness bounded for threads that never synchronize ({@link StalenessBound}).
@@ -95,9 +102,7 @@ final class WorkerRuntime {
             return;
         }
         try {
-            if (space.releaseChanges(bytes -> toHome.send(NodeMessageType.SPACE_FLUSH_VALUE, bytes))) {
-                NodeCounters.RELEASES.increment();
-            }
+            releaseChanges();
             refreshNow();
         } catch (RuntimeException e) {
             // The tick carries what the placed threads wrote: the failure is theirs, so name them.
@@ -130,11 +135,7 @@ final class WorkerRuntime {
         long now = System.nanoTime();
         if (now - lastWaitingRelease >= WAITING_RELEASE_NANOS) {
             lastWaitingRelease = now;
-            coherently(() -> {
-                if (space.releaseChanges(bytes -> toHome.send(NodeMessageType.SPACE_FLUSH_VALUE, bytes))) {
-                    NodeCounters.RELEASES.increment();
-                }
-            });
+            coherently(this::releaseChanges);
         }
     }
 
@@ -150,7 +151,7 @@ final class WorkerRuntime {
     void volatileWritten() {
         try {
             release();
-            space.volatiles.ownWriteSent();
+            space.volatiles.markStale();
         } finally {
             volatileWrites.done();
         }
