@@ -9,6 +9,9 @@ import java.util.List;
  * object homed, no write tracked), as the threads and main go on writing them.
  */
 public final class KeepsTasksHome {
+    /** Long enough that a keeper still writes its Tally while main starts the next one. */
+    private static final int ROUNDS = 200_000;
+
     private KeepsTasksHome() {}
 
     static final class Tally {
@@ -30,7 +33,7 @@ public final class KeepsTasksHome {
         public void run() {
             synchronized (names) {
                 names.add("item-" + index);
-                for (int i = 0; i < 1000; i++) {
+                for (int i = 0; i < ROUNDS; i++) {
                     tally.sum += i;
                 }
             }
@@ -40,7 +43,7 @@ public final class KeepsTasksHome {
     public static void main(String[] args) throws InterruptedException {
         Tally tally = new Tally();
         List<String> names = new ArrayList<>();
-        Thread[] threads = new Thread[4];
+        Thread[] threads = new Thread[8];
         for (int i = 0; i < threads.length; i++) {
             threads[i] = new Thread(new Task(tally, names, i), "keeper-" + i);
             threads[i].start();
@@ -48,7 +51,7 @@ public final class KeepsTasksHome {
         for (Thread t : threads) {
             t.join();
         }
-        for (int i = 0; i < 1000; i++) {
+        for (int i = 0; i < ROUNDS; i++) {
             tally.sum -= i;
         }
         names.sort(null);

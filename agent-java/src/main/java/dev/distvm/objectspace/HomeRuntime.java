@@ -93,6 +93,7 @@ final class HomeRuntime {
         NodeInfo node = placement.choose();
         if (node.getId() != endpoint.nodeId()) {
             try {
+                space.refuseUnsharable(ThreadTasks.root(thread));
                 WireBuffer message = space.write(node.getId(), w -> {
                     w.body().appendLong(thread.getId());
                     w.body().appendString(thread.getName());

@@ -462,6 +462,14 @@ final class HomeSpace {
         }
     }
 
+    /**
+     * Throws {@link UnsharableException} when a message carrying {@code root} would meet an object
+     * that cannot be shared, before anything is marked shared (see {@link UnsharableSearch}).
+     */
+    void refuseUnsharable(Object root) {
+        UnsharableSearch.refuse(root, holder -> idOf(holder) != 0);
+    }
+
     /** Adds to {@code writer} everything that changed since {@code node} last saw it. */
     void writeRefresh(int node, WireWriter writer) {
         writeRefresh(node, writer, true);

@@ -80,6 +80,16 @@ final class Lambdas {
         return value.getClass().isHidden();
     }
 
+    /** What {@code lambda} captured. */
+    static List<Object> captured(Object lambda) {
+        SerializedLambda form = serializedForm(lambda);
+        List<Object> values = new ArrayList<>(form.getCapturedArgCount());
+        for (int i = 0; i < form.getCapturedArgCount(); i++) {
+            values.add(form.getCapturedArg(i));
+        }
+        return values;
+    }
+
     /** [capturing class][interface][method][its type][instantiated type][implementation: class, name, type, kind][captured count]; then the caller writes the captured values. */
     static SerializedLambda write(WireBuffer out, Object lambda) {
         SerializedLambda form = serializedForm(lambda);

@@ -16,28 +16,39 @@ final class ThreadTasks {
 
     /** Writes what {@code thread} runs; throws {@link UnsharableException} when it cannot travel. */
     static void write(Thread thread, WireWriter writer) {
+        Object root = root(thread);
         WireBuffer out = writer.body();
+        if (root == thread) {
+            out.appendByte((byte) THREAD_SUBCLASS);
+            writer.ref(thread);
+        } else if (Lambdas.isLambda(root)) {
+            out.appendByte((byte) LAMBDA);
+            writer.value(root);
+        } else {
+            out.appendByte((byte) RUNNABLE_OBJECT);
+            writer.ref(root);
+        }
+    }
+
+    /**
+     * What a placed thread's message starts from: an application Thread subclass itself, else the
+     * lambda or application object it runs; throws {@link UnsharableException} when it cannot travel.
+     */
+    static Object root(Thread thread) {
         if (thread.getClass() != Thread.class) {
             if (Slots.isJdk(thread.getClass())) {
                 throw new UnsharableException(thread.getClass(), "it is a JDK thread class");
             }
-            out.appendByte((byte) THREAD_SUBCLASS);
-            writer.ref(thread);
-            return;
+            return thread;
         }
         Object task = taskOf(thread);
         if (task == null) {
             throw new UnsharableException(Thread.class, "the thread has nothing to run");
         }
-        if (Lambdas.isLambda(task)) {
-            out.appendByte((byte) LAMBDA);
-            writer.value(task);
-        } else if (!Slots.isJdk(task.getClass())) {
-            out.appendByte((byte) RUNNABLE_OBJECT);
-            writer.ref(task);
-        } else {
+        if (!Lambdas.isLambda(task) && Slots.isJdk(task.getClass())) {
             throw new UnsharableException(task.getClass(), "the thread runs a JDK Runnable");
         }
+        return task;
     }
 
     /** Rebuilds the task on the worker; for a Thread subclass, the copy of the thread itself. */

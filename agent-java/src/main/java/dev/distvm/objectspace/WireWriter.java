@@ -182,12 +182,29 @@ final class WireWriter {
             for (int i = 0; i < form.getCapturedArgCount(); i++) {
                 write(out, form.getCapturedArg(i));
             }
-        } else if (value.getClass().isArray() || !Slots.isJdk(value.getClass())) {
+        } else if (isHolder(value)) {
             out.appendByte((byte) REF);
             out.appendLong(idFor(value));
         } else {
-            throw new UnsharableException(value.getClass(), "it is a JDK class, and dist shares only application objects, arrays, strings,"
-                    + " boxed values, classes and enum constants");
+            throw jdkObject(value.getClass());
         }
+    }
+
+    /** Whether {@link #write} writes {@code value} as what it is, reaching nothing else (a lambda reaches what it captured). */
+    static boolean travelsByValue(Object value) {
+        return value == null || value instanceof Integer || value instanceof Double || value instanceof Long
+                || value instanceof Boolean || value instanceof Byte || value instanceof Character
+                || value instanceof Short || value instanceof Float || value instanceof String
+                || value instanceof Class<?> || value instanceof Enum<?> e && !Slots.isJdk(e.getDeclaringClass());
+    }
+
+    /** Whether a value that does not travel by value and is no lambda travels by id (else it cannot be shared). */
+    static boolean isHolder(Object value) {
+        return value.getClass().isArray() || !Slots.isJdk(value.getClass());
+    }
+
+    static UnsharableException jdkObject(Class<?> type) {
+        return new UnsharableException(type, "it is a JDK class, and dist shares only application objects, arrays, strings,"
+                + " boxed values, classes and enum constants");
     }
 }
