@@ -9,6 +9,7 @@ import dev.distvm.node.proto.NodeReport;
 import dev.distvm.node.proto.ReportRequest;
 import dev.distvm.objectspace.ObjectSpace;
 import dev.distvm.report.ApplicationThreads;
+import dev.distvm.report.MonitorHandOverCounts;
 import dev.distvm.report.NodeCounters;
 import dev.distvm.report.RunStops;
 import dev.distvm.report.ThreadPlacement;
@@ -109,6 +110,9 @@ public final class NodeRuntime {
                 .setReleases(NodeCounters.releases())
                 .setVolatilesStaleTold(NodeCounters.VOLATILES_STALE_TOLD.sum())
                 .setPartialSnapshots(NodeCounters.PARTIAL_SNAPSHOTS.sum())
+                .addAllMonitorHandOvers(MonitorHandOverCounts.listed())
+                .setMonitorClassesNotListed(MonitorHandOverCounts.notListed())
+                .setVolatilePushes(NodeCounters.VOLATILE_PUSHES.sum())
                 .setObjectBytesSent(NodeCounters.objectBytesSent())
                 .setObjectBytesReceived(NodeCounters.objectBytesReceived());
         if (NativeAgent.isLoaded()) {

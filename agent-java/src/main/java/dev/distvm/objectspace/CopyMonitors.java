@@ -2,6 +2,7 @@ package dev.distvm.objectspace;
 
 import dev.distvm.common.DaemonThreads;
 import dev.distvm.node.proto.NodeMessageType;
+import dev.distvm.report.MonitorHandOverCounts;
 import dev.distvm.report.NodeCounters;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
@@ -100,7 +101,11 @@ final class CopyMonitors {
         if (interrupted) {
             Thread.currentThread().interrupt(); // an enter is not interruptible: the interrupt stays pending
         }
-        MonitorLeases.use(state.owner);
+        switch (MonitorLeases.use(state.owner)) {
+            case WITHIN_NODE -> MonitorHandOverCounts.withinNode(lock);
+            case ACROSS_NODES -> MonitorHandOverCounts.acrossNodes(lock);
+            case NONE -> { }
+        }
         mine.remember(lock, state);
         if (!asked) {
             NodeCounters.MONITOR_LOCAL.increment();

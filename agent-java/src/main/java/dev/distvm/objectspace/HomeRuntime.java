@@ -10,6 +10,7 @@ import dev.distvm.io.HomeInput;
 import dev.distvm.io.HomeOutput;
 import dev.distvm.node.proto.NodeMessageType;
 import dev.distvm.report.ApplicationThreads;
+import dev.distvm.report.NodeCounters;
 import dev.distvm.report.ThreadPlacement;
 import dev.distvm.transport.Endpoint;
 import dev.distvm.transport.Inbound;
@@ -52,7 +53,10 @@ final class HomeRuntime {
         this.placement = new PlacementPolicy(membership, endpoint.nodeId(), mainThread, placed);
         this.delegates = new Delegates(space, (node, lease) -> tell(membership, node, NodeMessageType.SPACE_MONITOR_RECALL_VALUE,
                 SpaceMessages.ofInt(lease)));
-        space.tellStaleThrough(node -> tell(membership, node, NodeMessageType.SPACE_VOLATILES_STALE_VALUE, new WireBuffer(0)));
+        space.tellStaleThrough(node -> {
+            NodeCounters.VOLATILE_PUSHES.increment();
+            tell(membership, node, NodeMessageType.SPACE_VOLATILES_STALE_VALUE, new WireBuffer(0));
+        });
         PrintStream out = System.out;
         PrintStream err = System.err;
         this.runEnd = new RunEnd(out, err);

@@ -43,6 +43,8 @@ final class MonitorLeases {
          * find it gone each time it woke, and never get on.
          */
         private boolean used;
+        /** The thread that last took the monitor through this lease (guarded by the copy's monitor). */
+        private Thread lastUser;
 
         private Lease(int id, Object copy) {
             this.id = id;
@@ -111,10 +113,27 @@ final class MonitorLeases {
         return lease.returnWanted && lease.used;
     }
 
-    /** A thread of this node takes the monitor through {@code lease}; the caller holds the copy's monitor. */
-    static void use(Lease lease) {
+    /** How a thread came to hold a monitor through a lease, for the run report. */
+    enum HandOver {
+        /** The thread that used the lease last takes it again. */
+        NONE,
+        /** From another thread of this node, no message. */
+        WITHIN_NODE,
+        /** The first use since the home granted the lease: the monitor came from elsewhere. */
+        ACROSS_NODES
+    }
+
+    /** The calling thread of this node takes the monitor through {@code lease}; the caller holds the copy's monitor. */
+    static HandOver use(Lease lease) {
         lease.entries++;
+        boolean justGranted = !lease.used;
         lease.used = true;
+        Thread previous = lease.lastUser;
+        lease.lastUser = Thread.currentThread();
+        if (justGranted) {
+            return HandOver.ACROSS_NODES;
+        }
+        return previous == lease.lastUser ? HandOver.NONE : HandOver.WITHIN_NODE;
     }
 
     /**

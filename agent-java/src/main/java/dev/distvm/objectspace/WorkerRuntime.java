@@ -84,11 +84,13 @@ final class WorkerRuntime {
         space.release(header, bytes -> toHome.send(type, bytes));
     }
 
-    /** A release, one way, only if some copy changed since the last one. */
-    private void releaseChanges() {
+    /** A release, one way, only if some copy changed since the last one; returns whether it was sent. */
+    private boolean releaseChanges() {
         if (space.releaseChanges(bytes -> toHome.send(NodeMessageType.SPACE_FLUSH_VALUE, bytes))) {
             NodeCounters.RELEASES.increment();
+            return true;
         }
+        return false;
     }
 
     /**
@@ -135,7 +137,9 @@ final class WorkerRuntime {
         long now = System.nanoTime();
         if (now - lastWaitingRelease >= WAITING_RELEASE_NANOS) {
             lastWaitingRelease = now;
-            coherently(this::releaseChanges);
+            if (coherently(this::releaseChanges)) {
+                NodeCounters.VOLATILE_PUSHES.increment();
+            }
         }
     }
 
@@ -151,6 +155,7 @@ final class WorkerRuntime {
     void volatileWritten() {
         try {
             release();
+            NodeCounters.VOLATILE_PUSHES.increment();
             space.volatiles.markStale();
         } finally {
             volatileWrites.done();

@@ -19,6 +19,12 @@ public final class NodeCounters {
     public static final LongAdder VOLATILES_STALE_TOLD = new LongAdder();
     /** On a worker: snapshots that a home thread's volatile write overlapped, so read as stale. */
     public static final LongAdder PARTIAL_SNAPSHOTS = new LongAdder();
+    /**
+     * Messages that carried volatile writes toward other nodes' readers: a worker's release after
+     * its volatile write or while its thread spins on a volatile read, the home's notices that the
+     * workers' volatile reads must refresh.
+     */
+    public static final LongAdder VOLATILE_PUSHES = new LongAdder();
 
     private NodeCounters() {}
 

@@ -1,5 +1,6 @@
 package dev.distvm.report;
 
+import dev.distvm.node.proto.MonitorHandOvers;
 import dev.distvm.node.proto.NodeReport;
 import dev.distvm.node.proto.ThreadRecord;
 import java.io.IOException;
@@ -75,7 +76,17 @@ public final class RunReport {
                 .append(", \"partialSnapshots\": ").append(node.getPartialSnapshots())
                 .append(", \"bytesSent\": ").append(node.getObjectBytesSent())
                 .append(", \"bytesReceived\": ").append(node.getObjectBytesReceived())
-                .append("},\n     \"placements\": ");
+                .append(", \"volatilePushes\": ").append(node.getVolatilePushes())
+                .append("},\n     \"monitorHandOvers\": [");
+        List<MonitorHandOvers> handOvers = node.getMonitorHandOversList();
+        for (int i = 0; i < handOvers.size(); i++) {
+            MonitorHandOvers h = handOvers.get(i);
+            json.append(i == 0 ? "" : ", ").append("{\"class\": ").append(quote(h.getClassName()))
+                    .append(", \"withinNode\": ").append(h.getWithinNode())
+                    .append(", \"acrossNodes\": ").append(h.getAcrossNodes()).append('}');
+        }
+        json.append("], \"monitorClassesNotListed\": ").append(node.getMonitorClassesNotListed())
+                .append(",\n     \"placements\": ");
         stringArray(json, node.getPlacementsList());
         json.append(", \"placementsNotListed\": ").append(node.getPlacementsNotListed());
         json.append(",\n     \"stops\": ");

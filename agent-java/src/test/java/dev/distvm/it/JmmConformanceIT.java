@@ -2,6 +2,7 @@ package dev.distvm.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,6 +49,12 @@ class JmmConformanceIT {
             RunReports.assertThreadsRanOnEveryNode(json, nodes);
             // Every case's threads can travel, lambdas reached by their tasks included.
             assertFalse(json.contains("kept home"), json);
+            // The baton's ring passes through the workers: each of its 40 rounds brings the monitor
+            // to a worker's baton thread from another node (its wait gives it back at every round).
+            long[] baton = RunReports.monitorHandOvers(json, "itapp.jmm.Cases$Baton");
+            assertTrue(baton[1] >= 40, "hand-overs of the baton across nodes: " + baton[1] + "\n" + json);
+            long pushes = RunReports.objectSpaceCounter(json, "volatilePushes").stream().mapToLong(Long::longValue).sum();
+            assertTrue(pushes > 0, json);
         }
     }
 }

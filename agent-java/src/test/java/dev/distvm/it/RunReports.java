@@ -29,6 +29,18 @@ final class RunReports {
         return values;
     }
 
+    /** Hand-overs of the monitors of {@code className}'s objects, summed over the nodes: [within nodes, across nodes]. */
+    static long[] monitorHandOvers(String json, String className) {
+        Matcher m = Pattern.compile("\\{\"class\": \"" + Pattern.quote(className)
+                + "\", \"withinNode\": (\\d+), \"acrossNodes\": (\\d+)\\}").matcher(json);
+        long[] sums = new long[2];
+        while (m.find()) {
+            sums[0] += Long.parseLong(m.group(1));
+            sums[1] += Long.parseLong(m.group(2));
+        }
+        return sums;
+    }
+
     /** The home placed {@code thread} on a worker (a placement "name: node N", not "(home)" or "kept home"). */
     static void assertPlacedOnAWorker(String json, String thread) {
         assertTrue(Pattern.compile("\"" + Pattern.quote(thread) + ": node \\d+\"").matcher(json).find(),

@@ -31,10 +31,29 @@ class MonitorLeasesTest {
         }
     }
 
-    private void enter(Object copy) {
+    private MonitorLeases.HandOver enter(Object copy) {
         synchronized (copy) {
-            MonitorLeases.use(leases.held(copy).owner);
+            return MonitorLeases.use(leases.held(copy).owner);
         }
+    }
+
+    @Test
+    void aHandOverIsAcrossNodesAfterAGrantWithinTheNodeBetweenThreadsAndNoneForTheSameThread() throws Exception {
+        Object copy = new Object();
+        grant(copy);
+        assertEquals(MonitorLeases.HandOver.ACROSS_NODES, enter(copy), "the grant brought the monitor from the home");
+        assertEquals(MonitorLeases.HandOver.NONE, enter(copy), "the same thread again: no hand-over");
+        MonitorLeases.HandOver[] other = new MonitorLeases.HandOver[1];
+        Thread neighbour = new Thread(() -> other[0] = enter(copy));
+        neighbour.start();
+        neighbour.join();
+        assertEquals(MonitorLeases.HandOver.WITHIN_NODE, other[0], "another thread of the node, through the node's lease");
+        MonitorLeases.Lease lease = leases.held(copy).owner;
+        assertEquals(MonitorLeases.HandOver.WITHIN_NODE, enter(copy), "and back");
+        leases.recalled(lease.id);
+        assertEquals(List.of(lease.id), givenBack);
+        grant(copy);
+        assertEquals(MonitorLeases.HandOver.ACROSS_NODES, enter(copy), "granted again after the monitor went home");
     }
 
     @Test
