@@ -32,6 +32,24 @@ class SpaceOrderTest {
         }));
     }
 
+    /**
+     * A store as the rewritten program makes it, its chunk marked where {@code side} finds the
+     * array's marks: a release or refresh sees an unmarked store only while the array is newly
+     * shared (its first millisecond), which a loaded machine may have passed already.
+     */
+    private static void store(int[] array, int index, int value, java.util.function.Function<Object, ArrayWrites> side) {
+        ArrayStores.useRegistry(side);
+        Hooks.storeInt(array, index, value);
+    }
+
+    private void storeAtHome(int[] master, int index, int value) {
+        store(master, index, value, home::arrayWrites);
+    }
+
+    private void storeOnWorker(int[] copy, int index, int value) {
+        store(copy, index, value, worker::arrayWrites);
+    }
+
     /** A message's bytes as the receiver gets them from the transport. */
     private static ByteBuffer delivered(WireBuffer sent) {
         return ByteBuffer.wrap(sent.toByteArray()).asReadOnlyBuffer();
@@ -50,7 +68,7 @@ class SpaceOrderTest {
         int[] master = new int[4];
         master[0] = 1;
         ByteBuffer first = message(master); // carries the array whole
-        master[1] = 2;
+        storeAtHome(master, 1, 2);
         ByteBuffer second = message(master); // carries only the change
         AtomicReference<Object> applied = new AtomicReference<>();
         Thread early = new Thread(() -> {
@@ -75,17 +93,17 @@ class SpaceOrderTest {
     void aMessageWrittenBeforeTheHomeAppliedAReleaseDoesNotUndoIt() {
         int[] master = new int[4];
         int[] copy = apply(message(master));
-        copy[2] = 7; // the worker's write, released without waiting
+        storeOnWorker(copy, 2, 7); // the worker's write, released without waiting
         List<ByteBuffer> sent = new ArrayList<>();
         worker.release(w -> { }, m -> sent.add(delivered(m)));
-        master[2] = 5; // a home thread's write, older than the release, which the home has not applied yet
-        master[3] = 9;
+        storeAtHome(master, 2, 5); // a home thread's write, older than the release, which the home has not applied yet
+        storeAtHome(master, 3, 9);
         ByteBuffer beforeRelease = message(master);
         home.applyRelease(WORKER, home.read(WORKER, sent.get(0)));
         apply(beforeRelease);
         assertArrayEquals(new int[] {0, 0, 7, 9}, copy, "the release's element kept, the other taken");
         assertArrayEquals(new int[] {0, 0, 7, 9}, master);
-        master[2] = 8; // written at the home after it applied the release: this one arrives
+        storeAtHome(master, 2, 8); // written at the home after it applied the release: this one arrives
         apply(message(master));
         assertEquals(8, copy[2]);
     }
@@ -96,7 +114,8 @@ class SpaceOrderTest {
         Object[] master = new Object[1];
         Object[] copy = impostor.receive(delivered(home.write(WORKER, w -> w.ref(master))), (reader, acknowledged) ->
                 (Object[]) reader.ref());
-        copy[0] = new int[1]; // the worker's own array: the release shares it under the worker's id
+        ArrayStores.useRegistry(impostor::arrayWrites);
+        Hooks.storeReference(copy, 0, new int[1]); // the worker's own array: the release shares it under the worker's id
         List<ByteBuffer> sent = new ArrayList<>();
         impostor.release(w -> { }, m -> sent.add(delivered(m)));
         IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
@@ -108,9 +127,9 @@ class SpaceOrderTest {
     void releasesOutOfOrderAreRefused() {
         int[] copy = apply(message(new int[2]));
         List<ByteBuffer> sent = new ArrayList<>();
-        copy[0] = 1;
+        storeOnWorker(copy, 0, 1);
         worker.release(w -> { }, m -> sent.add(delivered(m)));
-        copy[0] = 2;
+        storeOnWorker(copy, 0, 2);
         worker.release(w -> { }, m -> sent.add(delivered(m)));
         IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
                 () -> home.applyRelease(WORKER, home.read(WORKER, sent.get(1))));
