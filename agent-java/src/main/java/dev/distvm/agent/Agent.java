@@ -32,11 +32,13 @@ public final class Agent {
 
     /**
      * The object space reads a Thread's task and gives copies of Thread subclasses a thread state
-     * (dev.distvm.objectspace.ThreadTasks, Instances): that needs java.lang's private fields, opened to dist only.
+     * (dev.distvm.objectspace.ThreadTasks, Instances): that needs java.lang's private fields, opened to dist only;
+     * and asks whether a class was initialized without initializing it (StaticsInReach), which
+     * only jdk.internal.misc.Unsafe tells, exported to dist only.
      */
     private static void openThreadInternals(Instrumentation instrumentation) {
         Module distModule = Agent.class.getModule();
-        instrumentation.redefineModule(Thread.class.getModule(), Set.of(), Map.of(),
+        instrumentation.redefineModule(Thread.class.getModule(), Set.of(), Map.of("jdk.internal.misc", Set.of(distModule)),
                 Map.of("java.lang", Set.of(distModule)), Set.of(), Map.of());
     }
 

@@ -34,6 +34,7 @@ import java.util.concurrent.Executors;
 final class HomeRuntime {
     private final Endpoint endpoint;
     private final HomeSpace space;
+    private final StaticsInReach statics = new StaticsInReach();
     private final PlacedThreads placed;
     private final PlacementPolicy placement;
     private final Delegates delegates;
@@ -97,7 +98,9 @@ final class HomeRuntime {
         NodeInfo node = placement.choose();
         if (node.getId() != endpoint.nodeId()) {
             try {
-                space.refuseUnsharable(ThreadTasks.root(thread));
+                Object root = ThreadTasks.root(thread);
+                statics.refuseUnsharable(root);
+                space.refuseUnsharable(root);
                 WireBuffer message = space.write(node.getId(), w -> {
                     w.body().appendLong(thread.getId());
                     w.body().appendString(thread.getName());

@@ -183,7 +183,8 @@ final class Lambdas {
         };
     }
 
-    private static SerializedLambda serializedForm(Object lambda) {
+    /** What the metafactory was told of {@code lambda}: its implementation, what it captured. */
+    static SerializedLambda serializedForm(Object lambda) {
         Method writeReplace = WRITE_REPLACE.get(lambda.getClass());
         if (writeReplace == null) {
             throw new UnsharableException(lambda.getClass(), "this lambda was not made by a class dist rewrote, so it cannot"

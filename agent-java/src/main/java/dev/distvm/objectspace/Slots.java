@@ -266,8 +266,8 @@ abstract class Slots {
         return fields;
     }
 
-    /** Static fields except dist's and compile-time constants (the same on every node, and final). */
-    private static List<Field> staticFields(Class<?> type) {
+    /** Static fields except dist's and compile-time constants (the same on every node, and final): what a statics fetch carries. */
+    static List<Field> staticFields(Class<?> type) {
         List<Field> fields = new ArrayList<>();
         for (Field field : type.getDeclaredFields()) {
             int modifiers = field.getModifiers();

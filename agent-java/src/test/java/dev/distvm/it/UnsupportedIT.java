@@ -56,6 +56,27 @@ class UnsupportedIT {
     }
 
     @Test
+    void aThreadWhoseCodeUsesAStaticHoldingAJdkObjectStaysHome() throws Exception {
+        Path report = temp.resolve("statics.json");
+        try (Jvm home = Jvm.home("nodes=2,report=" + report, Jvm.TEST_CLASSES.toString(),
+                "itapp.unsupported.StaticAccumulators")) {
+            assertEquals(0, home.awaitExit(Duration.ofSeconds(90)), home.output());
+            assertEquals(List.of("2501500 [logger-0 5050, logger-1 5050] 55 210"), home.stdout(), home.output());
+            String json = Files.readString(report);
+            // The first three starts go to the worker, which runs nothing yet; later ones may stay home by load.
+            assertTrue(json.contains("\"summer-0: kept home: instances of java.util.concurrent.atomic.AtomicLong cannot be"
+                    + " shared between nodes: it is a JDK class, and the thread's code uses the statics of"
+                    + " itapp.unsupported.StaticAccumulators, whose field TOTAL holds one\""), json);
+            // Declared Object: only its value says it cannot travel (the class is initialized).
+            assertTrue(json.contains("\"logger-0: kept home: " + ARRAY_LIST + ": it is a JDK class, and the thread's code"
+                    + " uses the statics of itapp.unsupported.StaticAccumulators$Registry, whose field log holds one\""), json);
+            assertTrue(json.contains("\"free-0: node 2\""), json);
+            assertTrue(Pattern.compile("\"(summer|logger)-1: (kept home: instances of java.util.(concurrent.atomic.AtomicLong"
+                    + "|ArrayList) cannot|node 1 \\(home\\))").matcher(json).results().count() == 2, json);
+        }
+    }
+
+    @Test
     void aWorkerThreadThatReachesAJdkCollectionStopsTheRunNamingIt() throws Exception {
         try (Jvm home = Jvm.home("nodes=2", Jvm.TEST_CLASSES.toString(), "itapp.unsupported.StoresJdkCollection")) {
             assertEquals(Exits.CANNOT_RUN_COHERENTLY, home.awaitExit(Duration.ofSeconds(90)), home.output());

@@ -1,0 +1,199 @@
+package dev.distvm.objectspace;
+
+import dev.distvm.rewriter.ApplicationClasses;
+import dev.distvm.rewriter.StaticReach;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.invoke.SerializedLambda;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.net.URL;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Keeps home a thread whose code uses the statics of a class that holds an object dist cannot
+ * share: on a worker, the thread would fetch those statics (a class's statics travel whole) after
+ * doing part of its work and stop the run there, where one JVM runs a program that accumulates
+ * into a static {@code AtomicLong} or {@code ConcurrentHashMap}. The classes come from the class
+ * files ({@link StaticReach}), found once per method a thread starts from; their static fields are
+ * checked at every start, one level deep (the value itself), and for a class not initialized yet
+ * by the field's declared type (a JDK class no shareable value is an instance of). Narrower than
+ * the code's reach: an overriding method that only a subclass declares is not followed, nor what a
+ * static's value reaches; a thread those take to such an object still stops the run, naming it.
+ */
+final class StaticsInReach {
+    private static final int METHOD_LIMIT = 4_000;
+    /** Values that travel by value: a declared type one of them fits may hold a shareable value. */
+    private static final List<Class<?>> BY_VALUE = List.of(String.class, Integer.class, Long.class, Double.class,
+            Float.class, Short.class, Byte.class, Character.class, Boolean.class, Class.class);
+    private static final MethodHandle SHOULD_BE_INITIALIZED = shouldBeInitialized();
+
+    private record Entry(ClassLoader loader, String owner, String name, String descriptor) {}
+
+    private final Map<Entry, List<Field>> fieldsByEntry = new ConcurrentHashMap<>();
+
+    /** Throws {@link UnsharableException} when the code {@code root} starts uses a static field holding what cannot be shared. */
+    void refuseUnsharable(Object root) {
+        Entry entry = entryOf(root);
+        if (entry == null) {
+            return;
+        }
+        for (Field field : fieldsByEntry.computeIfAbsent(entry, StaticsInReach::fieldsReached)) {
+            Class<?> owner = field.getDeclaringClass();
+            if (isInitialized(owner)) {
+                Object value = valueOf(field);
+                if (value != null && !WireWriter.travelsByValue(value) && !Lambdas.isLambda(value) && !WireWriter.isHolder(value)) {
+                    throw refusal(value.getClass(), field);
+                }
+            } else if (canOnlyHoldUnsharable(field.getType())) {
+                throw refusal(field.getType(), field);
+            }
+        }
+    }
+
+    private static UnsharableException refusal(Class<?> type, Field field) {
+        return new UnsharableException(type, "it is a JDK class, and the thread's code uses the statics of "
+                + field.getDeclaringClass().getName() + ", whose field " + field.getName() + " holds one");
+    }
+
+    /** The method the thread starts from: a Thread subclass's or a task object's run(), a lambda's implementation. */
+    private static Entry entryOf(Object root) {
+        ClassLoader loader = root.getClass().getClassLoader();
+        if (loader == null) {
+            return null;
+        }
+        if (Lambdas.isLambda(root)) {
+            SerializedLambda form = Lambdas.serializedForm(root);
+            return new Entry(loader, form.getImplClass(), form.getImplMethodName(), form.getImplMethodSignature());
+        }
+        return new Entry(loader, root.getClass().getName().replace('.', '/'), "run", "()V");
+    }
+
+    /** Every static field that travels with the statics of a class whose statics the code uses: a worker fetches a class's statics whole. */
+    private static List<Field> fieldsReached(Entry entry) {
+        StaticReach reach = new StaticReach(name -> applicationClassFile(entry.loader(), name));
+        Set<Class<?>> owners = new LinkedHashSet<>();
+        for (StaticReach.Field named : reach.from(entry.owner(), entry.name(), entry.descriptor(), METHOD_LIMIT).fields()) {
+            Class<?> owner = ownerOf(entry.loader(), named);
+            if (owner != null) {
+                owners.add(owner);
+            }
+        }
+        List<Field> fields = new ArrayList<>();
+        for (Class<?> owner : owners) {
+            for (Field field : Slots.staticFields(owner)) {
+                if (!field.getType().isPrimitive()) {
+                    field.setAccessible(true);
+                    fields.add(field);
+                }
+            }
+        }
+        return List.copyOf(fields);
+    }
+
+    private static byte[] applicationClassFile(ClassLoader loader, String internalName) {
+        if (!ApplicationClasses.isApplicationClass(internalName, false)) {
+            return null;
+        }
+        URL url = loader.getResource(internalName + ".class");
+        if (url == null || url.getProtocol().equals("jrt")) {
+            return null;
+        }
+        try (InputStream in = url.openStream()) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException("dist could not read " + url + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The application class that declares the static field the code names (its class, a superclass or an interface); null if none. */
+    private static Class<?> ownerOf(ClassLoader loader, StaticReach.Field named) {
+        if (!ApplicationClasses.isApplicationClass(named.owner(), false) || named.name().startsWith("$dist$")) {
+            return null;
+        }
+        try {
+            Field field = find(Class.forName(named.owner().replace('/', '.'), false, loader), named.name());
+            if (field == null || !Modifier.isStatic(field.getModifiers()) || Slots.isJdk(field.getDeclaringClass())) {
+                return null;
+            }
+            return field.getDeclaringClass();
+        } catch (ClassNotFoundException | LinkageError | RuntimeException e) {
+            return null; // a class the thread could not load either: it fails there as on one JVM
+        }
+    }
+
+    private static Field find(Class<?> type, String name) {
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            for (Field field : c.getDeclaredFields()) {
+                if (field.getName().equals(name)) {
+                    return field;
+                }
+            }
+            for (Class<?> inherited : c.getInterfaces()) {
+                Field field = find(inherited, name);
+                if (field != null) {
+                    return field;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static Object valueOf(Field field) {
+        try {
+            return field.get(null);
+        } catch (IllegalAccessException e) {
+            return null;
+        }
+    }
+
+    /** A JDK class (not an interface an application class may implement) that no value travelling by value is an instance of. */
+    private static boolean canOnlyHoldUnsharable(Class<?> type) {
+        if (type.isArray() || type.isInterface() || !Slots.isJdk(type) || type == Object.class || type == Number.class
+                || Enum.class.isAssignableFrom(type)) {
+            return false;
+        }
+        for (Class<?> byValue : BY_VALUE) {
+            if (type.isAssignableFrom(byValue)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether {@code owner}'s initializer has run, asked without running it (a reflective read of
+     * its field would): {@code jdk.internal.misc.Unsafe}, which the agent exports to dist.
+     */
+    private static boolean isInitialized(Class<?> owner) {
+        if (SHOULD_BE_INITIALIZED == null) {
+            return false;
+        }
+        try {
+            return !(boolean) SHOULD_BE_INITIALIZED.invokeExact(owner);
+        } catch (Throwable e) {
+            return false;
+        }
+    }
+
+    private static MethodHandle shouldBeInitialized() {
+        try {
+            Class<?> unsafeClass = Class.forName("jdk.internal.misc.Unsafe");
+            Object unsafe = unsafeClass.getMethod("getUnsafe").invoke(null);
+            return MethodHandles.lookup()
+                    .findVirtual(unsafeClass, "shouldBeInitialized", MethodType.methodType(boolean.class, Class.class))
+                    .bindTo(unsafe);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null; // not exported to dist: every field is judged by its declared type
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package dev.distvm.rewriter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class StaticReachTest {
+    private static final String SELF = "dev/distvm/rewriter/StaticReachTest";
+
+    static final class Totals {
+        static long sum;
+        static long unused;
+        static Object registry;
+    }
+
+    static final class Helper {
+        static void add(long value) {
+            Totals.sum += value;
+        }
+
+        static void neverCalled() {
+            Totals.unused++;
+        }
+    }
+
+    static class Base implements Runnable {
+        @Override
+        public void run() {
+            Helper.add(1);
+        }
+    }
+
+    static final class Derived extends Base {}
+
+    static final class Spawner implements Runnable {
+        @Override
+        public void run() {
+            Runnable inner = () -> Totals.registry = new Object();
+            inner.run();
+        }
+    }
+
+    /** Only this test's own classes count as the application's; String and friends have no bytes. */
+    private static byte[] bytes(String internalName) {
+        if (!internalName.startsWith(SELF)) {
+            return null;
+        }
+        try (InputStream in = StaticReachTest.class.getResourceAsStream("/" + internalName + ".class")) {
+            return in == null ? null : in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static StaticReach.Field totals(String name) {
+        return new StaticReach.Field(SELF + "$Totals", name);
+    }
+
+    @Test
+    void followsCallsIntoHelpersAndFindsOnlyTheFieldsTheyUse() {
+        StaticReach.Reach reach = new StaticReach(StaticReachTest::bytes).from(SELF + "$Base", "run", "()V", 100);
+        assertTrue(reach.complete());
+        assertEquals(Set.of(totals("sum")), reach.fields());
+    }
+
+    @Test
+    void findsAnInheritedMethodInTheSuperclass() {
+        StaticReach.Reach reach = new StaticReach(StaticReachTest::bytes).from(SELF + "$Derived", "run", "()V", 100);
+        assertEquals(Set.of(totals("sum")), reach.fields());
+    }
+
+    @Test
+    void followsALambdaToItsImplementation() {
+        StaticReach.Reach reach = new StaticReach(StaticReachTest::bytes).from(SELF + "$Spawner", "run", "()V", 100);
+        assertTrue(reach.fields().contains(totals("registry")), reach.fields().toString());
+        assertFalse(reach.fields().contains(totals("unused")), reach.fields().toString());
+    }
+
+    @Test
+    void saysWhenItStoppedAtItsLimit() {
+        StaticReach.Reach reach = new StaticReach(StaticReachTest::bytes).from(SELF + "$Base", "run", "()V", 1);
+        assertFalse(reach.complete());
+    }
+}
