@@ -95,7 +95,7 @@ final class ThreadsPlacedHere {
                 w.body().appendLong(id);
                 w.body().appendBoolean(thrown != null);
                 if (thrown != null) {
-                    UncaughtExceptions.write(thrown, w.body());
+                    UncaughtExceptions.write(thrown, w.body(), space.loader());
                 }
             });
         } catch (RuntimeException e) {

@@ -4,6 +4,9 @@ import dev.distvm.transport.WireBuffer;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 
 /**
  * An exception that ended a placed thread, written on its worker and rebuilt at the home, where
@@ -18,22 +21,27 @@ import java.nio.ByteBuffer;
 final class UncaughtExceptions {
     /** Deeper cause chains are cut: a chain that long is a cycle or a bug, and the handler still gets its top. */
     private static final int MAX_DEPTH = 64;
+    private static final String DIST_PACKAGES = "dev.distvm.";
+    private static final Set<String> BUILT_IN_LOADERS = Set.of("app", "platform");
 
     private UncaughtExceptions() {}
 
-    static void write(Throwable thrown, WireBuffer out) {
-        write(thrown, out, 0);
+    /** {@code programLoader} loaded the program's classes on this node: its frames show as the home's application loader's. */
+    static void write(Throwable thrown, WireBuffer out, ClassLoader programLoader) {
+        write(thrown, out, programLoader.getName(), 0);
     }
 
-    private static void write(Throwable thrown, WireBuffer out, int depth) {
+    private static void write(Throwable thrown, WireBuffer out, String programLoader, int depth) {
         out.appendString(thrown.getClass().getName());
         writeNullable(out, thrown.getMessage());
-        StackTraceElement[] stack = thrown.getStackTrace();
-        out.appendInt(stack.length);
+        List<StackTraceElement> stack = asTheHomeShowsIt(thrown.getStackTrace());
+        out.appendInt(stack.size());
         for (StackTraceElement element : stack) {
-            writeNullable(out, element.getClassLoaderName());
+            String loader = element.getClassLoaderName();
+            boolean shownUnnamed = loader != null && (BUILT_IN_LOADERS.contains(loader) || loader.equals(programLoader));
+            writeNullable(out, shownUnnamed ? null : loader);
             writeNullable(out, element.getModuleName());
-            writeNullable(out, element.getModuleVersion());
+            writeNullable(out, isJdkModule(element.getModuleName()) ? null : element.getModuleVersion());
             out.appendString(element.getClassName());
             out.appendString(element.getMethodName());
             writeNullable(out, element.getFileName());
@@ -43,13 +51,34 @@ final class UncaughtExceptions {
         boolean followCause = cause != null && cause != thrown && depth < MAX_DEPTH;
         out.appendBoolean(followCause);
         if (followCause) {
-            write(cause, out, depth + 1);
+            write(cause, out, programLoader, depth + 1);
         }
         Throwable[] suppressed = depth < MAX_DEPTH ? thrown.getSuppressed() : new Throwable[0];
         out.appendInt(suppressed.length);
         for (Throwable each : suppressed) {
-            write(each, out, depth + 1);
+            write(each, out, programLoader, depth + 1);
         }
+    }
+
+    /**
+     * The frames the program's own JVM would show: without dist's (between the program's code and
+     * {@code Thread.run} on a worker). A frame the JVM made names its loader and module version
+     * only when the loader is not built in and the module not the JDK's; one rebuilt at the home
+     * cannot tell, so the writer leaves out what the JVM would leave out (the worker's loader of the
+     * program's classes standing for the home's application loader).
+     */
+    private static List<StackTraceElement> asTheHomeShowsIt(StackTraceElement[] stack) {
+        List<StackTraceElement> shown = new ArrayList<>(stack.length);
+        for (StackTraceElement element : stack) {
+            if (!element.getClassName().startsWith(DIST_PACKAGES)) {
+                shown.add(element);
+            }
+        }
+        return shown;
+    }
+
+    private static boolean isJdkModule(String module) {
+        return module != null && (module.startsWith("java.") || module.startsWith("jdk."));
     }
 
     static Throwable read(ByteBuffer in, ClassLoader loader) {

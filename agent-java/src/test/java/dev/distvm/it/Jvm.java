@@ -187,6 +187,10 @@ final class Jvm implements AutoCloseable {
         return List.copyOf(stdout);
     }
 
+    synchronized List<String> stderr() {
+        return List.copyOf(stderr);
+    }
+
     synchronized String output() {
         return "--- stdout of " + pid() + " ---\n" + String.join("\n", stdout)
                 + "\n--- stderr of " + pid() + " ---\n" + String.join("\n", stderr) + "\n";
