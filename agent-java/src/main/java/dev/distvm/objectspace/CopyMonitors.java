@@ -1,6 +1,7 @@
 package dev.distvm.objectspace;
 
 import dev.distvm.common.DaemonThreads;
+import dev.distvm.exit.Exits;
 import dev.distvm.node.proto.NodeMessageType;
 import dev.distvm.report.MonitorHandOverCounts;
 import dev.distvm.report.NodeCounters;
@@ -56,6 +57,12 @@ final class CopyMonitors {
             runtime.fetchStatics(type);
         }
         if (!space.isCopy(lock)) {
+            if (eachNodeHasItsOwn(lock)) {
+                runtime.stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + Thread.currentThread().getName()
+                        + " on a worker locked " + describe(lock) + ", which travels between nodes by value, so each"
+                        + " node has its own and the lock would not exclude threads of other nodes; lock an object of"
+                        + " an application class instead (or run the program with --nodes 1)");
+            }
             return;
         }
         HeldMonitors mine = held.get();
@@ -65,6 +72,31 @@ final class CopyMonitors {
             holdLease(lock, mine, true);
         }
         mine.entered(lock);
+    }
+
+    /**
+     * Whether {@code lock} is a value that is not one object cluster-wide: a string, boxed value,
+     * enum constant or lambda arrives on each node as that node's own object, and a JDK class has
+     * no statics the home shares. A thread of this node locking one would exclude only this
+     * node's threads: a silent wrong answer, so the run stops instead.
+     */
+    private static boolean eachNodeHasItsOwn(Object lock) {
+        if (lock instanceof Class<?> type) {
+            return Slots.isJdk(type);
+        }
+        return eachNodeHasItsOwn(lock.getClass()) || Lambdas.isLambda(lock);
+    }
+
+    /** Whether each node has its own instances of {@code type}'s values: strings, boxed values, enum constants. */
+    static boolean eachNodeHasItsOwn(Class<?> type) {
+        return type != Class.class && WireWriter.BY_VALUE.contains(type) || Enum.class.isAssignableFrom(type);
+    }
+
+    private static String describe(Object lock) {
+        if (lock instanceof Class<?> type) {
+            return "the class object " + type.getName();
+        }
+        return lock instanceof String text && text.length() <= 40 ? "the string \"" + text + "\"" : "a " + lock.getClass().getName();
     }
 
     /**

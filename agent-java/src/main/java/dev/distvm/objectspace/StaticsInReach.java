@@ -20,26 +20,29 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Keeps home a thread whose code uses the statics of a class that holds an object dist cannot
- * share: on a worker, the thread would fetch those statics (a class's statics travel whole) after
- * doing part of its work and stop the run there, where one JVM runs a program that accumulates
- * into a static {@code AtomicLong} or {@code ConcurrentHashMap}. The classes come from the class
- * files ({@link StaticReach}), found once per method a thread starts from; their static fields are
- * checked at every start, one level deep (the value itself), and for a class not initialized yet
- * by the field's declared type (a JDK class no shareable value is an instance of). Narrower than
- * the code's reach: an overriding method that only a subclass declares is not followed, nor what a
- * static's value reaches; a thread those take to such an object still stops the run, naming it.
+ * Keeps home a thread that would stop the run on a worker after doing part of its work: one whose
+ * code uses the statics of a class that holds an object dist cannot share (a worker fetches a
+ * class's statics whole, and one JVM runs a program that accumulates into a static
+ * {@code AtomicLong} or {@code ConcurrentHashMap}), or locks a value each node has its own of (a
+ * string, a boxed value, an enum constant: {@link CopyMonitors} stops the run when a worker's
+ * thread locks one). What the code reaches comes from the class files ({@link StaticReach}), found
+ * once per method a thread starts from; the statics are checked at every start, one level deep
+ * (the value itself), and for a class not initialized yet by the field's declared type (a JDK
+ * class no shareable value is an instance of). Narrower than the code's reach: an overriding
+ * method that only a subclass declares is not followed, nor what a static's value reaches, nor a
+ * lock held in a local variable; a thread those take to such an object still stops the run,
+ * naming it.
  */
 final class StaticsInReach {
     private static final int METHOD_LIMIT = 4_000;
-    /** Values that travel by value: a declared type one of them fits may hold a shareable value. */
-    private static final List<Class<?>> BY_VALUE = List.of(String.class, Integer.class, Long.class, Double.class,
-            Float.class, Short.class, Byte.class, Character.class, Boolean.class, Class.class);
     private static final MethodHandle SHOULD_BE_INITIALIZED = shouldBeInitialized();
 
     private record Entry(ClassLoader loader, String owner, String name, String descriptor) {}
 
-    private final Map<Entry, List<Field>> fieldsByEntry = new ConcurrentHashMap<>();
+    /** What the code of one entry method reaches: the statics it fetches, the by-value types it locks. */
+    private record Reached(List<Field> statics, List<Class<?>> lockedValues) {}
+
+    private final Map<Entry, Reached> byEntry = new ConcurrentHashMap<>();
 
     /** Throws {@link UnsharableException} when the code {@code root} starts uses a static field holding what cannot be shared. */
     void refuseUnsharable(Object root) {
@@ -47,7 +50,12 @@ final class StaticsInReach {
         if (entry == null) {
             return;
         }
-        for (Field field : fieldsByEntry.computeIfAbsent(entry, StaticsInReach::fieldsReached)) {
+        Reached reached = byEntry.computeIfAbsent(entry, StaticsInReach::reached);
+        if (!reached.lockedValues().isEmpty()) {
+            throw new UnsharableException(reached.lockedValues().get(0), "the thread's code locks one, and each node has"
+                    + " its own (it travels by value), so the lock would not exclude threads of other nodes");
+        }
+        for (Field field : reached.statics()) {
             Class<?> owner = field.getDeclaringClass();
             if (isInitialized(owner)) {
                 Object value = valueOf(field);
@@ -78,26 +86,48 @@ final class StaticsInReach {
         return new Entry(loader, root.getClass().getName().replace('.', '/'), "run", "()V");
     }
 
-    /** Every static field that travels with the statics of a class whose statics the code uses: a worker fetches a class's statics whole. */
-    private static List<Field> fieldsReached(Entry entry) {
-        StaticReach reach = new StaticReach(name -> applicationClassFile(entry.loader(), name));
+    /**
+     * Every static field that travels with the statics of a class whose statics the code uses (a
+     * worker fetches a class's statics whole), and the locked types each node has its own value of.
+     */
+    private static Reached reached(Entry entry) {
+        StaticReach.Reach reach = new StaticReach(name -> applicationClassFile(entry.loader(), name))
+                .from(entry.owner(), entry.name(), entry.descriptor(), METHOD_LIMIT);
         Set<Class<?>> owners = new LinkedHashSet<>();
-        for (StaticReach.Field named : reach.from(entry.owner(), entry.name(), entry.descriptor(), METHOD_LIMIT).fields()) {
+        for (StaticReach.Field named : reach.fields()) {
             Class<?> owner = ownerOf(entry.loader(), named);
             if (owner != null) {
                 owners.add(owner);
             }
         }
-        List<Field> fields = new ArrayList<>();
+        List<Field> statics = new ArrayList<>();
         for (Class<?> owner : owners) {
             for (Field field : Slots.staticFields(owner)) {
                 if (!field.getType().isPrimitive()) {
                     field.setAccessible(true);
-                    fields.add(field);
+                    statics.add(field);
                 }
             }
         }
-        return List.copyOf(fields);
+        List<Class<?>> lockedValues = new ArrayList<>();
+        for (String descriptor : reach.lockedTypes()) {
+            Class<?> type = typeOf(entry.loader(), descriptor);
+            if (type != null && CopyMonitors.eachNodeHasItsOwn(type)) {
+                lockedValues.add(type);
+            }
+        }
+        return new Reached(List.copyOf(statics), List.copyOf(lockedValues));
+    }
+
+    private static Class<?> typeOf(ClassLoader loader, String descriptor) {
+        if (!descriptor.startsWith("L")) {
+            return null;
+        }
+        try {
+            return Class.forName(descriptor.substring(1, descriptor.length() - 1).replace('/', '.'), false, loader);
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null;
+        }
     }
 
     private static byte[] applicationClassFile(ClassLoader loader, String internalName) {
@@ -162,7 +192,7 @@ final class StaticsInReach {
                 || Enum.class.isAssignableFrom(type)) {
             return false;
         }
-        for (Class<?> byValue : BY_VALUE) {
+        for (Class<?> byValue : WireWriter.BY_VALUE) { // a declared type one of them fits may hold a shareable value
             if (type.isAssignableFrom(byValue)) {
                 return false;
             }

@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Writes one object-space message: values, and the full state of every holder the message names
@@ -190,12 +191,14 @@ final class WireWriter {
         }
     }
 
+    /** The classes whose instances {@link #write} writes as what they are (so does it application enum constants). */
+    static final Set<Class<?>> BY_VALUE = Set.of(String.class, Integer.class, Long.class, Double.class, Float.class,
+            Short.class, Byte.class, Character.class, Boolean.class, Class.class);
+
     /** Whether {@link #write} writes {@code value} as what it is, reaching nothing else (a lambda reaches what it captured). */
     static boolean travelsByValue(Object value) {
-        return value == null || value instanceof Integer || value instanceof Double || value instanceof Long
-                || value instanceof Boolean || value instanceof Byte || value instanceof Character
-                || value instanceof Short || value instanceof Float || value instanceof String
-                || value instanceof Class<?> || value instanceof Enum<?> e && !Slots.isJdk(e.getDeclaringClass());
+        return value == null || BY_VALUE.contains(value.getClass())
+                || value instanceof Enum<?> e && !Slots.isJdk(e.getDeclaringClass());
     }
 
     /** Whether a value that does not travel by value and is no lambda travels by id (else it cannot be shared). */

@@ -77,6 +77,24 @@ class UnsupportedIT {
     }
 
     @Test
+    void aThreadWhoseCodeLocksAStringStaysHomeWhenTheClassFileShowsItElseTheRunStops() throws Exception {
+        Path report = temp.resolve("locks.json");
+        try (Jvm home = Jvm.home("nodes=2,report=" + report, Jvm.TEST_CLASSES.toString(), "itapp.unsupported.LocksValues",
+                "field")) {
+            assertEquals(0, home.awaitExit(Duration.ofSeconds(90)), home.output());
+            assertEquals(List.of("80000"), home.stdout(), home.output());
+            assertTrue(Files.readString(report).contains("\"counter-0: kept home: instances of java.lang.String cannot be"
+                    + " shared between nodes: the thread's code locks one, and each node has its own"), Files.readString(report));
+        }
+        try (Jvm home = Jvm.home("nodes=2", Jvm.TEST_CLASSES.toString(), "itapp.unsupported.LocksValues", "local")) {
+            assertEquals(Exits.CANNOT_RUN_COHERENTLY, home.awaitExit(Duration.ofSeconds(90)), home.output());
+            assertEquals(List.of(), home.stdout(), home.output());
+            assertTrue(home.output().contains("[dist] error: thread counter-") && home.output().contains(
+                    " on a worker locked the string \"box\", which travels between nodes by value"), home.output());
+        }
+    }
+
+    @Test
     void aWorkerThreadThatReachesAJdkCollectionStopsTheRunNamingIt() throws Exception {
         try (Jvm home = Jvm.home("nodes=2", Jvm.TEST_CLASSES.toString(), "itapp.unsupported.StoresJdkCollection")) {
             assertEquals(Exits.CANNOT_RUN_COHERENTLY, home.awaitExit(Duration.ofSeconds(90)), home.output());

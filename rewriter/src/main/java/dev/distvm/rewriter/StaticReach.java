@@ -11,13 +11,19 @@ import java.util.function.Function;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.Handle;
+import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
 
 /**
- * The static fields that the application code reachable from one method may read or write, found
- * in the class files: a thread placed on another node faults in the statics it uses, and one that
- * holds what cannot be shared would stop it there, after it did part of its work. Calls are
+ * The static fields that the application code reachable from one method may read or write, and
+ * the types of the objects it locks where the class file shows them, found in the class files: a
+ * thread placed on another node faults in the statics it uses, and one that holds what cannot be
+ * shared would stop it there, after it did part of its work; so would a lock on a value each node
+ * has its own of (a string, a boxed value, an enum constant). A lock's type shows when the
+ * {@code synchronized} expression is a constant string, a field or a method's result (javac:
+ * the value, {@code dup}, {@code astore}, {@code monitorenter}); a local variable's does not. Calls are
  * followed to the named method of the named class or its nearest application superclass, and
  * lambdas to their implementation; an interface or overriding method that only a subclass
  * declares is not followed, so the answer may miss fields, never name one the code cannot reach.
@@ -27,12 +33,15 @@ public final class StaticReach {
     /** A static field as the code names it (its owner may inherit it). */
     public record Field(String owner, String name) {}
 
-    /** What the walk found; {@code complete} is false when it stopped at its limit of methods. */
-    public record Reach(Set<Field> fields, boolean complete) {}
+    /**
+     * What the walk found: static fields, the descriptors of locked values' declared types, and
+     * {@code complete}, false when it stopped at its limit of methods.
+     */
+    public record Reach(Set<Field> fields, Set<String> lockedTypes, boolean complete) {}
 
     private record Method(String owner, String name, String descriptor) {}
 
-    private record Body(Set<Field> fields, Set<Method> calls) {}
+    private record Body(Set<Field> fields, Set<String> lockedTypes, Set<Method> calls) {}
 
     private record ClassFile(String superName, Map<String, Body> bodies) {}
 
@@ -47,6 +56,7 @@ public final class StaticReach {
     /** The static fields reachable from {@code owner.name descriptor}, walking at most {@code methodLimit} methods. */
     public Reach from(String owner, String name, String descriptor, int methodLimit) {
         Set<Field> fields = new LinkedHashSet<>();
+        Set<String> lockedTypes = new LinkedHashSet<>();
         Set<Method> visited = new HashSet<>();
         ArrayDeque<Method> pending = new ArrayDeque<>(List.of(new Method(owner, name, descriptor)));
         while (!pending.isEmpty()) {
@@ -55,15 +65,16 @@ public final class StaticReach {
                 continue;
             }
             if (visited.size() > methodLimit) {
-                return new Reach(fields, false);
+                return new Reach(fields, lockedTypes, false);
             }
             Body body = bodyOf(method);
             if (body != null) {
                 fields.addAll(body.fields());
+                lockedTypes.addAll(body.lockedTypes());
                 pending.addAll(body.calls());
             }
         }
-        return new Reach(fields, true);
+        return new Reach(fields, lockedTypes, true);
     }
 
     /** The method's body in its class or the nearest application superclass that declares it. */
@@ -103,14 +114,18 @@ public final class StaticReach {
 
             @Override
             public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
-                Body body = new Body(new LinkedHashSet<>(), new LinkedHashSet<>());
+                Body body = new Body(new LinkedHashSet<>(), new LinkedHashSet<>(), new LinkedHashSet<>());
                 bodies.put(name + descriptor, body);
                 return new MethodVisitor(Opcodes.ASM9) {
+                    /** The declared type of the value the last instructions left on the stack, if known: see the class comment. */
+                    private String valueType;
+
                     @Override
                     public void visitFieldInsn(int opcode, String owner, String field, String fieldDescriptor) {
                         if (opcode == Opcodes.GETSTATIC || opcode == Opcodes.PUTSTATIC) {
                             body.fields().add(new Field(owner, field));
                         }
+                        valueType = opcode == Opcodes.GETSTATIC || opcode == Opcodes.GETFIELD ? fieldDescriptor : null;
                     }
 
                     @Override
@@ -118,6 +133,7 @@ public final class StaticReach {
                         if (!owner.startsWith("[")) {
                             body.calls().add(new Method(owner, method, methodDescriptor));
                         }
+                        valueType = Type.getReturnType(methodDescriptor).getDescriptor();
                     }
 
                     @Override
@@ -127,6 +143,49 @@ public final class StaticReach {
                                 body.calls().add(new Method(implementation.getOwner(), implementation.getName(), implementation.getDesc()));
                             }
                         }
+                        valueType = Type.getReturnType(methodDescriptor).getDescriptor();
+                    }
+
+                    @Override
+                    public void visitLdcInsn(Object value) {
+                        valueType = value instanceof String ? "Ljava/lang/String;" : null;
+                    }
+
+                    @Override
+                    public void visitInsn(int opcode) {
+                        if (opcode == Opcodes.MONITORENTER && valueType != null) {
+                            body.lockedTypes().add(valueType);
+                        }
+                        if (opcode != Opcodes.DUP) {
+                            valueType = null;
+                        }
+                    }
+
+                    @Override
+                    public void visitVarInsn(int opcode, int variable) {
+                        if (opcode != Opcodes.ASTORE) {
+                            valueType = null;
+                        }
+                    }
+
+                    @Override
+                    public void visitTypeInsn(int opcode, String type) {
+                        valueType = null;
+                    }
+
+                    @Override
+                    public void visitIntInsn(int opcode, int operand) {
+                        valueType = null;
+                    }
+
+                    @Override
+                    public void visitJumpInsn(int opcode, Label label) {
+                        valueType = null;
+                    }
+
+                    @Override
+                    public void visitLabel(Label label) {
+                        valueType = null;
                     }
                 };
             }

@@ -46,6 +46,27 @@ class StaticReachTest {
         }
     }
 
+    static final class Locker implements Runnable {
+        static final String NAMED = "named";
+        final Integer boxed = 7;
+        final Object plain = new Object();
+
+        @Override
+        public void run() {
+            synchronized (NAMED) {
+                synchronized ("literal") {
+                    synchronized (boxed) {
+                        synchronized (this) {
+                            synchronized (plain) {
+                                Totals.sum++;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /** Only this test's own classes count as the application's; String and friends have no bytes. */
     private static byte[] bytes(String internalName) {
         if (!internalName.startsWith(SELF)) {
@@ -80,6 +101,12 @@ class StaticReachTest {
         StaticReach.Reach reach = new StaticReach(StaticReachTest::bytes).from(SELF + "$Spawner", "run", "()V", 100);
         assertTrue(reach.fields().contains(totals("registry")), reach.fields().toString());
         assertFalse(reach.fields().contains(totals("unused")), reach.fields().toString());
+    }
+
+    @Test
+    void findsTheDeclaredTypesOfLockedFieldsAndConstantsButNotOfLocals() {
+        StaticReach.Reach reach = new StaticReach(StaticReachTest::bytes).from(SELF + "$Locker", "run", "()V", 100);
+        assertEquals(Set.of("Ljava/lang/String;", "Ljava/lang/Integer;", "Ljava/lang/Object;"), reach.lockedTypes());
     }
 
     @Test
