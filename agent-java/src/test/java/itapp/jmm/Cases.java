@@ -546,6 +546,22 @@ final class Cases {
         return same[0] ? null : "two paths to one object gave two objects";
     }
 
+    /** Strings travel by value, but a literal stays the pool's string where it arrives, and one made with new stays another. */
+    @SuppressWarnings("StringEquality")
+    static String stringIdentity() throws InterruptedException {
+        String[] items = {"literal", "literal", new String("literal")};
+        boolean[] seen = new boolean[3];
+        Thread t = new Thread(() -> {
+            seen[0] = items[0] == items[1];
+            seen[1] = items[0] == "literal";
+            seen[2] = items[2] != "literal";
+        }, "strings");
+        t.start();
+        t.join();
+        return seen[0] && seen[1] && seen[2] ? null
+                : "one literal twice, the literal, a new string: " + seen[0] + ", " + seen[1] + ", " + seen[2];
+    }
+
     static String identityHash() throws InterruptedException {
         Box box = new Box();
         int hash = box.hashCode();

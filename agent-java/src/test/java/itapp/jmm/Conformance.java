@@ -36,6 +36,7 @@ public final class Conformance {
         check("class-initializer-once", Cases.classInitializerOnce());
         check("identity-by-two-paths", Cases.identityByTwoPaths());
         check("identity-hash", Cases.identityHash());
+        check("string-identity", Cases.stringIdentity());
         check("one-chunk-many-writers", Cases.oneChunkManyWriters());
         check("large-array-few-elements", Cases.largeArrayFewElements());
         check("arrays-written-by-jdk-code", Cases.arraysWrittenByJdkCode());

@@ -171,6 +171,7 @@ final class WireReader {
             case WireWriter.FLOAT -> in.getFloat();
             case WireWriter.DOUBLE -> in.getDouble();
             case WireWriter.STRING -> string(in);
+            case WireWriter.INTERNED_STRING -> string(in).intern();
             case WireWriter.CLASS -> load(string(in));
             case WireWriter.ENUM -> enumConstant(string(in), string(in));
             case WireWriter.REF -> resolve(in.getLong());

@@ -20,7 +20,8 @@ import java.util.Set;
  */
 final class WireWriter {
     static final int NULL = 0, BOOLEAN = 1, BYTE = 2, CHAR = 3, SHORT = 4, INT = 5, LONG = 6, FLOAT = 7,
-            DOUBLE = 8, STRING = 9, CLASS = 10, REF = 11, ENUM = 12, CHUNK = 13, RUN = 14, LAMBDA = 15;
+            DOUBLE = 8, STRING = 9, CLASS = 10, REF = 11, ENUM = 12, CHUNK = 13, RUN = 14, LAMBDA = 15,
+            INTERNED_STRING = 16;
     /** Where the body starts: after the sequence, the acknowledged count and the body's length. */
     static final int BODY_START = 2 * Long.BYTES + Integer.BYTES;
 
@@ -166,7 +167,10 @@ final class WireWriter {
             out.appendByte((byte) FLOAT);
             out.appendFloat(v);
         } else if (value instanceof String v) {
-            out.appendByte((byte) STRING);
+            // A string travels by value, but the pool's string (a literal's) stays the pool's where it
+            // arrives, so that == with a literal there says what it says here (a sentinel compared by
+            // identity). Asking the pool adds a string it lacks, as the program's own intern() would.
+            out.appendByte((byte) (v.intern() == v ? INTERNED_STRING : STRING));
             out.appendString(v);
         } else if (value instanceof Class<?> v) {
             out.appendByte((byte) CLASS);
