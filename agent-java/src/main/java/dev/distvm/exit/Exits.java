@@ -36,7 +36,7 @@ public final class Exits {
     }
 
     public static void exitSoon(int status, String reason) {
-        Thread exit = new Thread(() -> {
+        Thread exit = new Thread(DaemonThreads.group(), () -> {
             Log.debug(reason);
             DaemonThreads.start("dist-halt", () -> {
                 try {

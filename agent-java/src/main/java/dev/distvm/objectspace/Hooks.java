@@ -297,6 +297,47 @@ public final class Hooks {
         return thread.isAlive();
     }
 
+    /**
+     * {@code Thread.activeCount()}: at the home, the threads of the caller's group alive there and
+     * those placed on other nodes and not ended (dist's own threads are in a group of their own), so
+     * that a main waiting for the count to drop waits for them all. A worker sees only its own
+     * node's threads: a count from there would be wrong, so the run stops.
+     */
+    public static int activeCount() {
+        HomeRuntime h = home;
+        if (h != null) {
+            return Thread.activeCount() + h.placed().aliveIn(Thread.currentThread().getThreadGroup()).size();
+        }
+        refuseCountOnWorker("activeCount");
+        return Thread.activeCount();
+    }
+
+    /** {@code Thread.enumerate(Thread[])}: what {@link #activeCount} counts, as many as fit. */
+    public static int enumerate(Thread[] threads) {
+        HomeRuntime h = home;
+        if (h == null) {
+            refuseCountOnWorker("enumerate");
+            return Thread.enumerate(threads);
+        }
+        int count = Thread.enumerate(threads);
+        for (Thread placed : h.placed().aliveIn(Thread.currentThread().getThreadGroup())) {
+            if (count == threads.length) {
+                break;
+            }
+            threads[count++] = placed;
+        }
+        return count;
+    }
+
+    private static void refuseCountOnWorker(String operation) {
+        WorkerRuntime w = worker;
+        if (w != null) {
+            w.stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + Thread.currentThread().getName() + " on a worker called Thread."
+                    + operation + ", which must count the program's threads on every node; only threads at the home can"
+                    + " (call it from main, or run the program with --nodes 1)");
+        }
+    }
+
     public static Thread.State threadState(Thread thread) {
         HomeRuntime h = home;
         if (h != null && h.placed().isPlaced(thread)) {

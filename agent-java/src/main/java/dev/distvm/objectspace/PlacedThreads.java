@@ -57,6 +57,18 @@ final class PlacedThreads {
         return placedByThread.get(thread) != null;
     }
 
+    /** The placed threads not ended whose group is {@code group} or one of its subgroups, as {@code ThreadGroup.activeCount} counts. */
+    synchronized List<Thread> aliveIn(ThreadGroup group) {
+        List<Thread> alive = new ArrayList<>();
+        for (Placed placed : placedById.values()) {
+            ThreadGroup own = placed.shell == null ? null : placed.shell.getThreadGroup();
+            if (!placed.ended && own != null && group != null && group.parentOf(own)) {
+                alive.add(placed.shell);
+            }
+        }
+        return alive;
+    }
+
     synchronized boolean isAlive(Thread thread) {
         Placed placed = placedByThread.get(thread);
         return placed == null ? thread.isAlive() : !placed.ended;

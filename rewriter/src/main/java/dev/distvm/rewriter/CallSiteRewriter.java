@@ -63,6 +63,8 @@ final class CallSiteRewriter extends ClassVisitor {
                 virtual(runtime, "exit", "(I)V", RuntimeHooks.RUNTIME_EXIT, Kind.EXIT),
                 virtual(runtime, "halt", "(I)V", RuntimeHooks.HALT, Kind.EXIT),
                 statik(isThread, "currentThread", "()Ljava/lang/Thread;", RuntimeHooks.CURRENT_THREAD, Kind.CURRENT_THREAD),
+                statik(isThread, "activeCount", "()I", RuntimeHooks.ACTIVE_COUNT, Kind.THREAD_COUNT),
+                statik(isThread, "enumerate", "([Ljava/lang/Thread;)I", RuntimeHooks.ENUMERATE, Kind.THREAD_COUNT),
                 statik(isThread, "sleep", "(J)V", RuntimeHooks.SLEEP, Kind.SLEEP),
                 statik(isThread, "sleep", "(JI)V", RuntimeHooks.SLEEP_NANOS, Kind.SLEEP),
                 statik(system, "identityHashCode", "(Ljava/lang/Object;)I", RuntimeHooks.IDENTITY_HASH_CODE, Kind.IDENTITY_HASH_CODE),

@@ -66,6 +66,8 @@ public final class RuntimeHooks {
     public static final Method RUNTIME_EXIT = Method.getMethod("void exit (Runtime, int)");
     public static final Method HALT = Method.getMethod("void halt (Runtime, int)");
     public static final Method CURRENT_THREAD = Method.getMethod("Thread currentThread ()");
+    public static final Method ACTIVE_COUNT = Method.getMethod("int activeCount ()");
+    public static final Method ENUMERATE = Method.getMethod("int enumerate (Thread[])");
     public static final Method SLEEP = Method.getMethod("void sleep (long)");
     public static final Method SLEEP_NANOS = Method.getMethod("void sleep (long, int)");
     public static final Method EXIT = Method.getMethod("void exit (int)");

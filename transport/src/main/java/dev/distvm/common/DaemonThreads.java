@@ -14,7 +14,28 @@ import java.util.concurrent.atomic.AtomicInteger;
  * }</pre>
  */
 public final class DaemonThreads {
+    /**
+     * The group of dist's threads: beside the program's main group, under the JVM's root, so that
+     * {@code Thread.activeCount()} and {@code Thread.enumerate} in the program count only its own
+     * threads, as on a JVM without dist (a main that waits for the count to drop to 1 waits forever
+     * when dist's threads are in its group).
+     */
+    private static final ThreadGroup GROUP = new ThreadGroup(root(), "dist");
+
     private DaemonThreads() {}
+
+    /** The group of dist's threads, for a thread class of dist's own that cannot come from {@link #create}. */
+    public static ThreadGroup group() {
+        return GROUP;
+    }
+
+    private static ThreadGroup root() {
+        ThreadGroup group = Thread.currentThread().getThreadGroup();
+        while (group.getParent() != null) {
+            group = group.getParent();
+        }
+        return group;
+    }
 
     /** A factory whose threads all bear {@code name} (for an executor of one thread, or of one kind). */
     public static ThreadFactory named(String name) {
@@ -29,7 +50,7 @@ public final class DaemonThreads {
 
     /** A daemon thread, not started yet. */
     public static Thread create(String name, Runnable body) {
-        Thread thread = new Thread(body, name);
+        Thread thread = new Thread(GROUP, body, name);
         thread.setDaemon(true);
         return thread;
     }

@@ -1,5 +1,6 @@
 package dev.distvm.transport;
 
+import dev.distvm.common.DaemonThreads;
 import dev.distvm.common.Log;
 import dev.distvm.transport.proto.Envelope;
 import dev.distvm.transport.proto.ErrorCode;
@@ -22,8 +23,8 @@ final class Receivers {
     /** Marks the threads that must never block on the network: they are the ones that would answer. */
     private static final class ReaderThread extends Thread {
         ReaderThread(Runnable body, String name) {
-            super(body, name);
-            setDaemon(true); // not a DaemonThreads thread: its class is the mark
+            super(DaemonThreads.group(), body, name);
+            setDaemon(true); // not made by DaemonThreads: its class is the mark
         }
     }
 
