@@ -20,6 +20,13 @@ import java.util.concurrent.Executors;
  * ({@link HeldMonitors}).
  */
 final class CopyMonitors {
+    /** Whether each node has its own instances of a class's values (see {@link #eachNodeHasItsOwn(Object)}), per class. */
+    private static final ClassValue<Boolean> OWN_ON_EACH_NODE = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            return eachNodeHasItsOwn(type) || type.isHidden(); // hidden: a lambda
+        }
+    };
     private final WorkerRuntime runtime;
     private final HomeConnection toHome;
     private final WorkerSpace space;
@@ -84,8 +91,9 @@ final class CopyMonitors {
         if (lock instanceof Class<?> type) {
             return Slots.isJdk(type);
         }
-        return eachNodeHasItsOwn(lock.getClass()) || Lambdas.isLambda(lock);
+        return OWN_ON_EACH_NODE.get(lock.getClass()); // asked at every enter of a local object's monitor: cached per class
     }
+
 
     /** Whether each node has its own instances of {@code type}'s values: strings, boxed values, enum constants. */
     static boolean eachNodeHasItsOwn(Class<?> type) {
