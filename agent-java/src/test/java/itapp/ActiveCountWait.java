@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * A main that waits for its threads the way many examples do, polling Thread.activeCount() until
- * only main is left, then lists the threads Thread.enumerate finds. Threads placed on other nodes
+ * only main is left; it counts and lists them through its ThreadGroup too. Threads placed on other nodes
  * count as alive until they end, and dist's own threads are not the program's.
  */
 public final class ActiveCountWait {
@@ -36,6 +36,7 @@ public final class ActiveCountWait {
             }, "share-" + t);
             started[t].start();
         }
+        int groupWhileRunning = Thread.currentThread().getThreadGroup().activeCount();
         List<String> whileRunning = names();
         listed = true;
         while (Thread.activeCount() > 1) {
@@ -45,7 +46,8 @@ public final class ActiveCountWait {
         for (Share share : shares) {
             total += share.sum;
         }
-        System.out.println(total + " " + whileRunning + " " + names());
+        System.out.println(total + " " + groupWhileRunning + " " + whileRunning + " "
+                + Thread.currentThread().getThreadGroup().activeCount() + " " + names());
     }
 
     private static void pause() {
@@ -58,7 +60,7 @@ public final class ActiveCountWait {
 
     private static List<String> names() {
         Thread[] threads = new Thread[64];
-        int count = Thread.enumerate(threads);
+        int count = Thread.currentThread().getThreadGroup().enumerate(threads);
         List<String> names = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             names.add(threads[i].getName());

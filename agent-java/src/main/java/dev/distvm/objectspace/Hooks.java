@@ -304,23 +304,33 @@ public final class Hooks {
      * node's threads: a count from there would be wrong, so the run stops.
      */
     public static int activeCount() {
-        HomeRuntime h = home;
-        if (h != null) {
-            return Thread.activeCount() + h.placed().aliveIn(Thread.currentThread().getThreadGroup()).size();
-        }
-        refuseCountOnWorker("activeCount");
-        return Thread.activeCount();
+        return activeCount(Thread.currentThread().getThreadGroup());
     }
 
-    /** {@code Thread.enumerate(Thread[])}: what {@link #activeCount} counts, as many as fit. */
+    /** {@code Thread.enumerate(Thread[])}: what {@link #activeCount()} counts, as many as fit. */
     public static int enumerate(Thread[] threads) {
+        return enumerate(Thread.currentThread().getThreadGroup(), threads);
+    }
+
+    /** {@code group.activeCount()}: as {@link #activeCount()}, for that group and its subgroups. */
+    public static int activeCount(ThreadGroup group) {
+        HomeRuntime h = home;
+        if (h != null) {
+            return group.activeCount() + h.placed().aliveIn(group).size();
+        }
+        refuseCountOnWorker("activeCount");
+        return group.activeCount();
+    }
+
+    /** {@code group.enumerate(Thread[])}: what {@link #activeCount(ThreadGroup)} counts, as many as fit. */
+    public static int enumerate(ThreadGroup group, Thread[] threads) {
         HomeRuntime h = home;
         if (h == null) {
             refuseCountOnWorker("enumerate");
-            return Thread.enumerate(threads);
+            return group.enumerate(threads);
         }
-        int count = Thread.enumerate(threads);
-        for (Thread placed : h.placed().aliveIn(Thread.currentThread().getThreadGroup())) {
+        int count = group.enumerate(threads);
+        for (Thread placed : h.placed().aliveIn(group)) {
             if (count == threads.length) {
                 break;
             }
@@ -332,9 +342,9 @@ public final class Hooks {
     private static void refuseCountOnWorker(String operation) {
         WorkerRuntime w = worker;
         if (w != null) {
-            w.stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + Thread.currentThread().getName() + " on a worker called Thread."
-                    + operation + ", which must count the program's threads on every node; only threads at the home can"
-                    + " (call it from main, or run the program with --nodes 1)");
+            w.stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + Thread.currentThread().getName() + " on a worker called "
+                    + operation + "() of Thread or ThreadGroup, which must count the program's threads on every node;"
+                    + " only threads at the home can (call it from main, or run the program with --nodes 1)");
         }
     }
 

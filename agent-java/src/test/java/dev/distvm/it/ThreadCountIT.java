@@ -10,13 +10,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Thread.activeCount() and Thread.enumerate at the home count the program's threads of every node
+ * Thread.activeCount(), Thread.enumerate and their ThreadGroup forms at the home count the program's threads of every node
  * and none of dist's: a main that polls the count until only it is left gets every share (it read
  * zeros when placed threads did not count, and waited forever when dist's threads did).
  */
 class ThreadCountIT {
     private static final String PROGRAM = "itapp.ActiveCountWait";
-    private static final List<String> EXPECTED = List.of("239999988 [main, share-0, share-1, share-2, share-3] [main]");
+    private static final List<String> EXPECTED = List.of("239999988 5 [main, share-0, share-1, share-2, share-3] 1 [main]");
 
     @TempDir
     Path temp;

@@ -45,6 +45,7 @@ final class CallSiteRewriter extends ClassVisitor {
         Predicate<String> anyOwner = owner -> true;
         Predicate<String> system = "java/lang/System"::equals;
         Predicate<String> runtime = "java/lang/Runtime"::equals;
+        Predicate<String> threadGroup = "java/lang/ThreadGroup"::equals;
         this.sites = List.of(
                 virtual(anyOwner, "wait", "()V", RuntimeHooks.WAIT, Kind.WAIT),
                 virtual(anyOwner, "wait", "(J)V", RuntimeHooks.WAIT_MILLIS, Kind.WAIT),
@@ -65,6 +66,8 @@ final class CallSiteRewriter extends ClassVisitor {
                 statik(isThread, "currentThread", "()Ljava/lang/Thread;", RuntimeHooks.CURRENT_THREAD, Kind.CURRENT_THREAD),
                 statik(isThread, "activeCount", "()I", RuntimeHooks.ACTIVE_COUNT, Kind.THREAD_COUNT),
                 statik(isThread, "enumerate", "([Ljava/lang/Thread;)I", RuntimeHooks.ENUMERATE, Kind.THREAD_COUNT),
+                virtual(threadGroup, "activeCount", "()I", RuntimeHooks.GROUP_ACTIVE_COUNT, Kind.THREAD_COUNT),
+                virtual(threadGroup, "enumerate", "([Ljava/lang/Thread;)I", RuntimeHooks.GROUP_ENUMERATE, Kind.THREAD_COUNT),
                 statik(isThread, "sleep", "(J)V", RuntimeHooks.SLEEP, Kind.SLEEP),
                 statik(isThread, "sleep", "(JI)V", RuntimeHooks.SLEEP_NANOS, Kind.SLEEP),
                 statik(system, "identityHashCode", "(Ljava/lang/Object;)I", RuntimeHooks.IDENTITY_HASH_CODE, Kind.IDENTITY_HASH_CODE),

@@ -22,7 +22,7 @@ public final class RewriteCounts {
         THREAD_JOIN(true),
         /** isAlive() and getState(). */
         THREAD_IS_ALIVE(true),
-        /** Thread.activeCount() and Thread.enumerate(Thread[]): the program's threads of every node. */
+        /** activeCount() and enumerate(Thread[]) of Thread and ThreadGroup: the program's threads of every node. */
         THREAD_COUNT(true),
         /** getId() and threadId(). */
         THREAD_ID(true),

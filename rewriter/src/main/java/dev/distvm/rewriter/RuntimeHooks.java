@@ -68,6 +68,8 @@ public final class RuntimeHooks {
     public static final Method CURRENT_THREAD = Method.getMethod("Thread currentThread ()");
     public static final Method ACTIVE_COUNT = Method.getMethod("int activeCount ()");
     public static final Method ENUMERATE = Method.getMethod("int enumerate (Thread[])");
+    public static final Method GROUP_ACTIVE_COUNT = Method.getMethod("int activeCount (ThreadGroup)");
+    public static final Method GROUP_ENUMERATE = Method.getMethod("int enumerate (ThreadGroup, Thread[])");
     public static final Method SLEEP = Method.getMethod("void sleep (long)");
     public static final Method SLEEP_NANOS = Method.getMethod("void sleep (long, int)");
     public static final Method EXIT = Method.getMethod("void exit (int)");
