@@ -106,7 +106,7 @@ final class HomeRuntime {
                     w.body().appendString(thread.getName());
                     w.body().appendBoolean(thread.isDaemon());
                     w.body().appendInt(thread.getPriority());
-                    ThreadTasks.write(thread, w);
+                    ThreadTasks.write(thread, root, w);
                     // Everything that happened-before start() must be visible to the thread,
                     // in the copies that node holds already too: the start is an acquire there.
                     space.writeRefresh(node.getId(), w);

@@ -14,9 +14,8 @@ final class ThreadTasks {
 
     private ThreadTasks() {}
 
-    /** Writes what {@code thread} runs; throws {@link UnsharableException} when it cannot travel. */
-    static void write(Thread thread, WireWriter writer) {
-        Object root = root(thread);
+    /** Writes what {@code thread} runs, starting from its {@link #root}. */
+    static void write(Thread thread, Object root, WireWriter writer) {
         WireBuffer out = writer.body();
         if (root == thread) {
             out.appendByte((byte) THREAD_SUBCLASS);
