@@ -140,7 +140,7 @@ class SpaceCollectionTest {
         long id = sendAndDrop(master, 99);
         awaitTombstones();
         byte[] request = worker.dropRequest();
-        master[0] = 7;
+        ProgramStores.storeInt(master, 0, 7, home::arrayWrites);
         // Written before the home reads the drop, applied by the worker after it asked.
         ByteBuffer named = message(master);
         byte[] reply = home.drop(WORKER, request);
@@ -161,7 +161,7 @@ class SpaceCollectionTest {
         long id = sendAndDrop(master, 0);
         awaitTombstones();
         byte[] request = worker.dropRequest();
-        master[2] = 5;
+        ProgramStores.storeInt(master, 2, 5, home::arrayWrites);
         ByteBuffer refresh = refreshOnly(); // names the array only in its changes
         byte[] reply = home.drop(WORKER, request);
         assertEquals(List.of(), accepted(reply));

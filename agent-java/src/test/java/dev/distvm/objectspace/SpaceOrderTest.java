@@ -32,22 +32,12 @@ class SpaceOrderTest {
         }));
     }
 
-    /**
-     * A store as the rewritten program makes it, its chunk marked where {@code side} finds the
-     * array's marks: a release or refresh sees an unmarked store only while the array is newly
-     * shared (its first millisecond), which a loaded machine may have passed already.
-     */
-    private static void store(int[] array, int index, int value, java.util.function.Function<Object, ArrayWrites> side) {
-        ArrayStores.useRegistry(side);
-        Hooks.storeInt(array, index, value);
-    }
-
     private void storeAtHome(int[] master, int index, int value) {
-        store(master, index, value, home::arrayWrites);
+        ProgramStores.storeInt(master, index, value, home::arrayWrites);
     }
 
     private void storeOnWorker(int[] copy, int index, int value) {
-        store(copy, index, value, worker::arrayWrites);
+        ProgramStores.storeInt(copy, index, value, worker::arrayWrites);
     }
 
     /** A message's bytes as the receiver gets them from the transport. */
