@@ -498,6 +498,104 @@ final class Cases {
         return counter.value == THREADS * 20_000 ? null : "counter is " + counter.value;
     }
 
+    /**
+     * Each thread counts under the monitor of a counter it made itself, which becomes shared while
+     * the thread is busy with it (the thread's own field reaches it, and the thread's object is
+     * shared): the thread's enters must not name it to the home before the home has it.
+     */
+    static String ownMonitorsMadeByTheThreads() throws InterruptedException {
+        OwnCounter[] threads = new OwnCounter[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            threads[i] = new OwnCounter("own-counter-" + i);
+            threads[i].start();
+        }
+        for (OwnCounter t : threads) {
+            t.join();
+        }
+        for (OwnCounter t : threads) {
+            if (t.counter.value != 20_000) {
+                return t.getName() + " counted " + t.counter.value;
+            }
+        }
+        return null;
+    }
+
+    static final class OwnCounter extends Thread {
+        Counter counter;
+
+        OwnCounter(String name) {
+            super(name);
+        }
+
+        @Override
+        public void run() {
+            counter = new Counter();
+            for (int n = 0; n < 10_000; n++) {
+                counter.addTwiceReentrantly();
+            }
+        }
+    }
+
+    /**
+     * Two threads each make a box, lock it, publish it through a volatile field and only then fill
+     * it; two others take each box's monitor as soon as they see it: they must find it filled. A
+     * box becomes shared while its maker holds its monitor, which no other node may then take.
+     */
+    static String publishedWhileLocked() throws InterruptedException {
+        Shelf[] shelves = {new Shelf(), new Shelf()};
+        String[] failures = new String[THREADS];
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = i < shelves.length
+                    ? new Thread(() -> makeLockedAndFill(shelves[mine]), "box-maker-" + i)
+                    : new Thread(() -> failures[mine] = takeEveryBox(shelves), "box-taker-" + i);
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (String failure : failures) {
+            if (failure != null) {
+                return failure;
+            }
+        }
+        return null;
+    }
+
+    static final class Shelf {
+        volatile Box box;
+    }
+
+    private static void makeLockedAndFill(Shelf shelf) {
+        Box box = new Box();
+        synchronized (box) {
+            shelf.box = box;
+            long until = System.nanoTime() + 200_000_000L; // long enough for the box to be shared meanwhile
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+            box.value = 42;
+            box.ready = true;
+        }
+    }
+
+    private static String takeEveryBox(Shelf[] shelves) {
+        for (Shelf shelf : shelves) {
+            Box box;
+            while ((box = shelf.box) == null) {
+                Thread.onSpinWait();
+            }
+            synchronized (box) {
+                if (!box.ready || box.value != 42) {
+                    return Thread.currentThread().getName() + " took the monitor of a box its maker still held (ready "
+                            + box.ready + ", value " + box.value + ")";
+                }
+            }
+        }
+        return null;
+    }
+
     static String staticSynchronized() throws InterruptedException {
         Thread[] threads = new Thread[THREADS];
         for (int i = 0; i < THREADS; i++) {

@@ -31,6 +31,8 @@ public final class Conformance {
         check("interrupt-waiting", Cases.interruptWaiting());
         check("interrupt-sleeping", Cases.interruptSleeping());
         check("reentrant-synchronized", Cases.reentrantSynchronized());
+        check("own-monitors-made-by-the-threads", Cases.ownMonitorsMadeByTheThreads());
+        check("published-while-locked", Cases.publishedWhileLocked());
         check("lock-hand-over-chain", Cases.lockHandOverChain());
         check("static-synchronized", Cases.staticSynchronized());
         check("class-initializer-once", Cases.classInitializerOnce());

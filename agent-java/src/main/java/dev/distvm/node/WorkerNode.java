@@ -6,6 +6,7 @@ import dev.distvm.coordinator.proto.NodeInfo;
 import dev.distvm.coordinator.proto.NodeState;
 import dev.distvm.coordinator.proto.Role;
 import dev.distvm.exit.Exits;
+import dev.distvm.exit.HomeEndedException;
 import dev.distvm.objectspace.ObjectSpace;
 import dev.distvm.transport.ClusterSecret;
 import dev.distvm.transport.Endpoint;
@@ -44,8 +45,7 @@ public final class WorkerNode {
             RunDirectory.delete(cache);
         }, "dist-worker-shutdown"));
         // Before joining: the home may place a thread here as soon as it hears of this node.
-        ObjectSpace.startWorker(endpoint, () -> homeAddress(membership[0]).orElseThrow(
-                () -> new IllegalStateException("the home is not a member of the cluster any more")),
+        ObjectSpace.startWorker(endpoint, () -> homeAddress(membership[0]).orElseThrow(() -> homeGone(membership[0])),
                 id -> isHome(membership[0], id), loader);
         membership[0] = Membership.join(endpoint, options.join(), Role.WORKER, new Membership.Listener() {
             @Override
@@ -88,6 +88,14 @@ public final class WorkerNode {
             return Optional.empty();
         }
         return membership.alive().stream().filter(n -> n.getRole() == Role.HOME).map(NodeInfo::getAddress).findFirst();
+    }
+
+    /** Why there is no home to talk to: it ended the run (left), or it is not a member any more. */
+    private static IllegalStateException homeGone(Membership membership) {
+        Optional<NodeInfo> ended = membership == null ? Optional.empty() : membership.known().stream()
+                .filter(n -> n.getRole() == Role.HOME && n.getState() == NodeState.LEFT).findFirst();
+        return ended.<IllegalStateException>map(home -> new HomeEndedException(home.getId()))
+                .orElseGet(() -> new IllegalStateException("the home is not a member of the cluster any more"));
     }
 
     /**

@@ -245,10 +245,14 @@ final class CopyMonitors {
      */
     private boolean monitor(Delegate.Op op, MonitorLeases.Lease lease, long millis) {
         Object copy = lease.copy;
-        WireWriter writer = new WireWriter(space);
-        monitorHeader(writer, op, lease.id, copy, millis);
         CompletableFuture<Boolean> answer = new CompletableFuture<>();
-        toHome.request(NodeMessageType.SPACE_MONITOR_VALUE, writer.finish()).whenCompleteAsync((reply, failure) -> {
+        // Written and sent under the node lock: the copy may be one of this node's own objects that
+        // a release being written now pushes home, and the home must have it before this names it.
+        space.withLock(() -> {
+            WireWriter writer = new WireWriter(space);
+            monitorHeader(writer, op, lease.id, copy, millis);
+            return toHome.request(NodeMessageType.SPACE_MONITOR_VALUE, writer.finish());
+        }).whenCompleteAsync((reply, failure) -> {
             try {
                 if (failure != null) {
                     throw new IllegalStateException("dist: the home failed a monitor operation: " + failure, failure);

@@ -78,6 +78,21 @@ final class Delegates implements Delegate.Holds {
         return reply;
     }
 
+    /**
+     * {@code node} pushed {@code master} home while one of its threads held the monitor: the
+     * node's {@code lease} takes the master's before the message that pushed it is applied. Nobody
+     * else can hold it yet (it was just made), so this waits only for the delegate's thread.
+     */
+    void holdFromBirth(int node, int lease, Object master) {
+        Delegate delegate;
+        synchronized (this) {
+            delegate = delegates.computeIfAbsent(key(node, lease), k -> new Delegate(node, lease, this));
+        }
+        CompletableFuture<WireBuffer> taken = new CompletableFuture<>();
+        delegate.submit(new Delegate.Command(Delegate.Op.ENTER, master, 0, interrupted -> null, taken));
+        taken.join();
+    }
+
     private static long key(int node, int lease) {
         return ((long) node << 32) | (lease & 0xFFFF_FFFFL);
     }

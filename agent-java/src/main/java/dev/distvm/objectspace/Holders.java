@@ -12,12 +12,25 @@ interface Holders {
     /** The holder with that id, or null when this node has none. */
     Object byId(long id);
 
+    /** No lease holds a holder's monitor from the moment it is pushed home. */
+    int NO_LEASE = -1;
+
+    /**
+     * What sharing a holder found when the destination does not have it yet: its twin, so that
+     * its state goes in the same message, and on a worker pushing one of its own objects home while
+     * a thread there holds its monitor, the lease that holds the master's from the start.
+     */
+    final class Pushed {
+        Twin state;
+        int leaseFromBirth = NO_LEASE;
+    }
+
     /**
      * The id to write for {@code holder} in a message to {@code node}, sharing it first if it is
-     * not shared yet; when the destination does not have the holder yet, its twin is returned in
-     * {@code stateNeeded} so that its state goes in the same message.
+     * not shared yet; when the destination does not have the holder yet, {@code pushed} says what
+     * goes with it.
      */
-    long share(Object holder, Twin[] stateNeeded);
+    long share(Object holder, Pushed pushed);
 
     /**
      * Registers the local instance made for a holder that a message carries and this node did not

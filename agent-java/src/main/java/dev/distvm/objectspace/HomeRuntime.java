@@ -54,6 +54,7 @@ final class HomeRuntime {
         this.placement = new PlacementPolicy(membership, endpoint.nodeId(), mainThread, placed);
         this.delegates = new Delegates(space, (node, lease) -> tell(membership, node, NodeMessageType.SPACE_MONITOR_RECALL_VALUE,
                 SpaceMessages.ofInt(lease)));
+        space.leasesFromBirthThrough(delegates::holdFromBirth);
         space.tellStaleThrough(node -> {
             NodeCounters.VOLATILE_PUSHES.increment();
             tell(membership, node, NodeMessageType.SPACE_VOLATILES_STALE_VALUE, new WireBuffer(0));

@@ -94,6 +94,14 @@ final class HomeSpace {
     private static final long OVERLAPPING_WRITES_WAIT_NANOS = 200_000;
     /** Tells a worker that its copies' volatile fields may be stale (see {@link WorkerRuntime#volatileRead}). */
     private volatile IntConsumer tellStale = node -> {};
+    private volatile LeasesFromBirth leasesFromBirth = (node, lease, master) -> {
+        throw new IllegalStateException("node " + node + " pushed an object whose monitor it holds, and no delegates serve leases here");
+    };
+
+    /** Takes a master's monitor for a worker's lease: one it pushed home while a thread there held its monitor. */
+    interface LeasesFromBirth {
+        void hold(int node, int lease, Object master);
+    }
     private long lastId;
 
     /**
@@ -163,7 +171,7 @@ final class HomeSpace {
         }
 
         @Override
-        public long share(Object holder, Twin[] stateNeeded) {
+        public long share(Object holder, Pushed pushed) {
             long id = export(holder, this);
             Seen known = seen.get(id);
             if (known != null) {
@@ -178,7 +186,7 @@ final class HomeSpace {
                     throw e;
                 }
                 see(id, holder, twin, writing(), sweeps);
-                stateNeeded[0] = twin;
+                pushed.state = twin;
             }
             return id;
         }
@@ -208,6 +216,11 @@ final class HomeSpace {
 
     ClassLoader loader() {
         return loader;
+    }
+
+    /** Who takes the masters' monitors for the leases that hold them from birth (see {@link #read}). */
+    void leasesFromBirthThrough(LeasesFromBirth leases) {
+        leasesFromBirth = leases;
     }
 
     /** Who tells a worker that a release reached the masters since its last refresh. */
@@ -581,6 +594,10 @@ final class HomeSpace {
                 // Named by the worker, not by a home message: a drop need not wait for any of those.
                 view.see(arrived.id(), arrived.holder(), Twin.install(arrived.holder(), arrived.values()), 0,
                         sweepsOf(arrived.holder()));
+                if (arrived.leaseFromBirth() != Holders.NO_LEASE) {
+                    // Before anything of the message is applied: until then nobody here can reach the new master.
+                    leasesFromBirth.hold(node, arrived.leaseFromBirth(), arrived.holder());
+                }
             }
             return reader;
         }

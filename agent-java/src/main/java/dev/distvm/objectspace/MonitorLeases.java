@@ -108,6 +108,20 @@ final class MonitorLeases {
         lease.used = false;
     }
 
+    /**
+     * A lease of {@code holder}'s master for a thread of this node that holds its local monitor
+     * since before it was shared, made as a release pushes the holder home (the home takes the
+     * master's monitor before it applies the release): granted and used already, so that it goes
+     * back like any other, once that thread has let go (a return takes the local monitor first).
+     * Called before the holder is a copy, so no thread here uses its state meanwhile.
+     */
+    synchronized int heldFromBirth(Object holder) {
+        Lease lease = newLease(holder);
+        granted(lease);
+        lease.used = true;
+        return lease.id;
+    }
+
     /** Whether {@code lease} is to go back before this node's next enter; the caller holds the copy's monitor. */
     static boolean toGiveBack(Lease lease) {
         return lease.returnWanted && lease.used;

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.invoke.SerializedLambda;
 import java.lang.reflect.Field;
@@ -35,7 +34,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class StaticsInReach {
     private static final int METHOD_LIMIT = 4_000;
-    private static final MethodHandle SHOULD_BE_INITIALIZED = shouldBeInitialized();
+    private static final MethodHandle SHOULD_BE_INITIALIZED = InternalUnsafe.method("shouldBeInitialized",
+            MethodType.methodType(boolean.class, Class.class));
 
     private record Entry(ClassLoader loader, String owner, String name, String descriptor) {}
 
@@ -206,7 +206,7 @@ final class StaticsInReach {
      */
     private static boolean isInitialized(Class<?> owner) {
         if (SHOULD_BE_INITIALIZED == null) {
-            return false;
+            return false; // not exported to dist: every field is judged by its declared type
         }
         try {
             return !(boolean) SHOULD_BE_INITIALIZED.invokeExact(owner);
@@ -215,15 +215,4 @@ final class StaticsInReach {
         }
     }
 
-    private static MethodHandle shouldBeInitialized() {
-        try {
-            Class<?> unsafeClass = Class.forName("jdk.internal.misc.Unsafe");
-            Object unsafe = unsafeClass.getMethod("getUnsafe").invoke(null);
-            return MethodHandles.lookup()
-                    .findVirtual(unsafeClass, "shouldBeInitialized", MethodType.methodType(boolean.class, Class.class))
-                    .bindTo(unsafe);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null; // not exported to dist: every field is judged by its declared type
-        }
-    }
 }

@@ -13,8 +13,11 @@ import java.util.List;
  * cut short fails it with a {@link java.nio.BufferUnderflowException}.
  */
 final class WireReader {
-    /** A holder the message carried whole, with the values it arrived with. */
-    record Arrived(long id, Object holder, Object[] values) {}
+    /**
+     * A holder the message carried whole, with the values it arrived with, and the sender's lease
+     * that holds its monitor from the start ({@link Holders#NO_LEASE} if none).
+     */
+    record Arrived(long id, Object holder, Object[] values, int leaseFromBirth) {}
 
     private final Holders holders;
     private final ClassLoader loader;
@@ -118,6 +121,7 @@ final class WireReader {
         Class<?>[] types = new Class<?>[count];
         int[] lengths = new int[count];
         int[] identityHashes = new int[count];
+        int[] leasesFromBirth = new int[count];
         Object[] created = new Object[count];
         boolean[] isNew = new boolean[count];
         for (int i = 0; i < count; i++) {
@@ -133,6 +137,7 @@ final class WireReader {
             lengths[i] = kinds[i] == Holders.Kind.ARRAY ? in.getInt() : 0;
             bounded(in, lengths[i]);
             identityHashes[i] = kinds[i] == Holders.Kind.STATICS ? 0 : in.getInt();
+            leasesFromBirth[i] = kinds[i] == Holders.Kind.STATICS ? Holders.NO_LEASE : in.getInt();
         }
         // The new instances first, back to back, and only then their bookkeeping: copies that a
         // program walks in order then lie in memory as they do at the home (interleaved with map
@@ -154,7 +159,7 @@ final class WireReader {
             for (int s = 0; s < slots; s++) {
                 values[s] = read();
             }
-            arrived.add(new Arrived(ids[i], created[i], values));
+            arrived.add(new Arrived(ids[i], created[i], values, leasesFromBirth[i]));
         }
     }
 

@@ -11,7 +11,9 @@ import java.util.Set;
 /**
  * Writes one object-space message: values, and the full state of every holder the message names
  * that the destination does not have yet (found transitively, so the destination never sees an id
- * it cannot resolve). Layout: [sequence][acknowledged][body length][body][holder count][headers][holder states].
+ * it cannot resolve). Layout: [sequence][acknowledged][body length][body][holder count][headers][holder states];
+ * a header is [id][kind][class name], then for an object or array [length, arrays only][identity
+ * hash][the lease that holds its monitor from the start, {@link Holders#NO_LEASE} if none].
  * The body is written straight into the buffer the transport sends, after room for the three
  * numbers; the holders, met while the body is written, are appended to it at the end (the reader
  * creates them before it reads the body). Strings, boxed values and classes travel by value;
@@ -103,9 +105,9 @@ final class WireWriter {
     }
 
     private long idFor(Object holder) {
-        Twin[] state = new Twin[1];
-        long id = holders.share(holder, state);
-        if (state[0] != null) {
+        Holders.Pushed pushed = new Holders.Pushed();
+        long id = holders.share(holder, pushed);
+        if (pushed.state != null) {
             holderCount++;
             headers.appendLong(id);
             if (holder instanceof Class<?> c) {
@@ -116,12 +118,14 @@ final class WireWriter {
                 headers.appendString(holder.getClass().getName());
                 headers.appendInt(java.lang.reflect.Array.getLength(holder));
                 headers.appendInt(holders.identityHash(holder));
+                headers.appendInt(pushed.leaseFromBirth);
             } else {
                 headers.appendByte((byte) Holders.Kind.OBJECT.ordinal());
                 headers.appendString(holder.getClass().getName());
                 headers.appendInt(holders.identityHash(holder));
+                headers.appendInt(pushed.leaseFromBirth);
             }
-            pending.add(new Object[] {holder, state[0]});
+            pending.add(new Object[] {holder, pushed.state});
             shared.add(holder);
         }
         return id;

@@ -1,6 +1,7 @@
 package dev.distvm.objectspace;
 
 import dev.distvm.exit.Exits;
+import dev.distvm.exit.HomeEndedException;
 import dev.distvm.io.WorkerStreams;
 import dev.distvm.node.proto.NodeMessageType;
 import dev.distvm.report.NodeCounters;
@@ -43,6 +44,7 @@ final class WorkerRuntime {
         collector.start();
         this.threads = new ThreadsPlacedHere(this, endpoint, fromHome, space);
         this.monitors = new CopyMonitors(this, toHome, space);
+        space.leasesFromBirthThrough(monitors.leases()::heldFromBirth);
         SpaceMessages.serveAtOnce(endpoint, fromHome, NodeMessageType.SPACE_VOLATILES_STALE_VALUE, m -> {
             space.volatiles.told();
             return null;
@@ -272,6 +274,11 @@ final class WorkerRuntime {
         try {
             toHome.send(NodeMessageType.SPACE_STOP_VALUE, message);
         } catch (RuntimeException e) {
+            if (HomeEndedException.causedBy(e)) {
+                // What failed was work for a run that is over (a lease going back as the home left): not an error.
+                Exits.exitSoon(0, "the home ended the run; this worker stops");
+                Exits.awaitExit();
+            }
             // Nobody is left to end the run for this worker: waiting for that would wait forever. The
             // home is gone, so the run's own report is gone with it: one line says why this worker ends.
             String firstLine = why.lines().findFirst().orElse("");

@@ -23,6 +23,8 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 
 /**
  * A worker's side of the object space: copies of the home's shared things, each with its twin.
@@ -86,10 +88,19 @@ final class WorkerSpace implements Holders {
     private final Map<Long, Copy> dropping = new HashMap<>();
     private final WriteTracking<Copy> tracking = new WriteTracking<>();
     private long lastId;
+    /** Makes the lease that holds the monitor of one of this node's objects from the moment it is pushed home. */
+    private volatile ToIntFunction<Object> leaseFromBirth = holder -> {
+        throw new IllegalStateException("dist: no monitor leases on this node");
+    };
 
     WorkerSpace(IntSupplier nodeId, ClassLoader loader) {
         this.nodeId = nodeId;
         this.loader = loader;
+    }
+
+    /** Who makes the lease of an object pushed home while a thread here holds its monitor (see {@link #share}). */
+    void leasesFromBirthThrough(ToIntFunction<Object> leases) {
+        leaseFromBirth = leases;
     }
 
     /** The written-chunk marks of an array copy, null for an array that is not one (see {@link ArrayStores}). */
@@ -153,9 +164,15 @@ final class WorkerSpace implements Holders {
         return copy != null ? copy.identityHash : System.identityHashCode(holder);
     }
 
-    /** Only called while a release is being written: the holder is one of this worker's own. */
+    /**
+     * Only called while a release is being written: the holder is one of this worker's own. If a
+     * thread here may hold its monitor, taken while it was local, a lease holds the master's from
+     * the start (the home takes it before it applies the release), or a thread of another node
+     * could enter while this one is still inside. The lease is made before the holder is a copy,
+     * so no thread here asks the home for the monitor meanwhile.
+     */
     @Override
-    public long share(Object holder, Twin[] stateNeeded) {
+    public long share(Object holder, Pushed pushed) {
         synchronized (this) {
             Copy known = byHolder.get(holder);
             if (known != null) {
@@ -163,12 +180,15 @@ final class WorkerSpace implements Holders {
             }
         }
         Twin twin = Twin.of(holder);
+        if (!(holder instanceof Class<?>) && MonitorWord.mayBeHeld(holder)) {
+            pushed.leaseFromBirth = leaseFromBirth.applyAsInt(holder);
+        }
         Copy copy;
         synchronized (this) {
             copy = register(holder, Ids.of(nodeId.getAsInt(), ++lastId), System.identityHashCode(holder), twin);
         }
         becameCopy(copy, holder);
-        stateNeeded[0] = twin;
+        pushed.state = twin;
         return copy.id;
     }
 
@@ -244,9 +264,16 @@ final class WorkerSpace implements Holders {
     }
 
     void withLock(Runnable action) {
+        withLock(() -> {
+            action.run();
+            return null;
+        });
+    }
+
+    <T> T withLock(Supplier<T> action) {
         lock.lock();
         try {
-            action.run();
+            return action.get();
         } finally {
             lock.unlock();
         }

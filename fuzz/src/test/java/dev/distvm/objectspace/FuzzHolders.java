@@ -20,7 +20,7 @@ final class FuzzHolders implements Holders {
     }
 
     @Override
-    public long share(Object holder, Twin[] stateNeeded) {
+    public long share(Object holder, Pushed pushed) {
         throw new UnsupportedOperationException("a decoder shares nothing");
     }
 
