@@ -11,7 +11,7 @@ import samples.KernelTime;
 final class HotLoops {
     private HotLoops() {}
 
-    /** Makes caller {@code id} of a mode, which counts into {@code counter}. */
+    /** Makes caller {@code id} of a mode, which counts into {@code counter} (null: into one of its own). */
     interface Callers {
         Caller create(int id, Counter counter, long calls);
     }
@@ -31,19 +31,15 @@ final class HotLoops {
         long perThreadSum = calls * (calls - 1) / 2;
         long started = KernelTime.start();
         if (!modes.equals("shared")) {
-            Counter[] own = new Counter[threads];
+            Caller[] ran = runCallers(threads, calls, callers, null);
             for (int t = 0; t < threads; t++) {
-                own[t] = new Counter();
-            }
-            runCallers(threads, calls, callers, t -> own[t]);
-            for (int t = 0; t < threads; t++) {
-                check(kernel + ", own counter of thread " + t, own[t], calls, perThreadSum);
+                check(kernel + ", own counter of thread " + t, ran[t].counter, calls, perThreadSum);
             }
             line.add("own counters " + calls + " calls and sum " + perThreadSum + " each");
         }
         if (!modes.equals("own")) {
             Counter shared = new Counter();
-            runCallers(threads, calls, callers, t -> shared);
+            runCallers(threads, calls, callers, shared);
             check(kernel + ", shared counter", shared, threads * calls, threads * perThreadSum);
             line.add("shared counter " + shared.calls + " calls and sum " + shared.sum);
         }
@@ -51,20 +47,18 @@ final class HotLoops {
         System.out.println(line);
     }
 
-    private interface CounterOf {
-        Counter of(int thread);
-    }
-
-    private static void runCallers(int threads, long calls, Callers callers, CounterOf counters)
+    /** The callers, each started and joined, all on {@code counter} or (null) each on one of its own. */
+    private static Caller[] runCallers(int threads, long calls, Callers callers, Counter counter)
             throws InterruptedException {
         Caller[] running = new Caller[threads];
         for (int t = 0; t < threads; t++) {
-            running[t] = callers.create(t, counters.of(t), calls);
+            running[t] = callers.create(t, counter, calls);
             running[t].start();
         }
         for (Caller c : running) {
             c.join();
         }
+        return running;
     }
 
     private static void check(String what, Counter counter, long calls, long sum) {

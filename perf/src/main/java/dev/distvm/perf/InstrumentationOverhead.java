@@ -49,13 +49,14 @@ public final class InstrumentationOverhead {
             List.of("samples.tsp.Tsp", "4", "14"),
             List.of("samples.linkedlist.LinkedListBuild", "4", "2000000"));
     /**
-     * Threads, calls per thread and which monitors: a plain steady run takes some 25-50 ms; at one node
-     * it took a second when this was written (4 million calls/s).
+     * Threads, calls per thread and which monitors: a plain steady run takes some 200-250 ms with
+     * each thread on its own monitor, some 50-100 ms with all on one (a plain run of 4 x 1 million
+     * own calls took 50 ms, in which the threads' starts and the JIT's timing weighed 10 %).
      */
     private static final List<List<String>> MONITOR_KERNELS = List.of(
-            List.of("samples.sync.SyncMethods", "4", "1000000", "own"),
+            List.of("samples.sync.SyncMethods", "4", "5000000", "own"),
             List.of("samples.sync.SyncMethods", "4", "1000000", "shared"),
-            List.of("samples.sync.SyncBlocks", "4", "1000000", "own"),
+            List.of("samples.sync.SyncBlocks", "4", "5000000", "own"),
             List.of("samples.sync.SyncBlocks", "4", "1000000", "shared"));
     private static final List<String> STARTUP = List.of("samples.pi.Pi", "1", "1");
     private static final String SAMPLES_JAR = "samples.jar";
