@@ -6,6 +6,19 @@ final class Cases {
 
     private Cases() {}
 
+    /** Joins every thread, then returns the first failure one of them recorded, or null. */
+    private static String joinAndFirstFailure(Thread[] threads, String[] failures) throws InterruptedException {
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (String failure : failures) {
+            if (failure != null) {
+                return failure;
+            }
+        }
+        return null;
+    }
+
     static final class Box {
         int value;
         boolean ready;
@@ -229,13 +242,9 @@ final class Cases {
             }, "unowned-" + i);
             threads[i].start();
         }
-        for (Thread t : threads) {
-            t.join();
-        }
-        for (String failure : failures) {
-            if (failure != null) {
-                return failure;
-            }
+        String failure = joinAndFirstFailure(threads, failures);
+        if (failure != null) {
+            return failure;
         }
         return box.value == THREADS ? null : "box is " + box.value;
     }
@@ -447,13 +456,9 @@ final class Cases {
             threads[i].start();
         }
         failures[THREADS] = passBaton(baton, THREADS, parties, rounds);
-        for (Thread t : threads) {
-            t.join();
-        }
-        for (String failure : failures) {
-            if (failure != null) {
-                return failure;
-            }
+        String failure = joinAndFirstFailure(threads, failures);
+        if (failure != null) {
+            return failure;
         }
         return baton.passes == parties * rounds ? null : "the baton was passed " + baton.passes + " times";
     }
@@ -552,15 +557,7 @@ final class Cases {
                     : new Thread(() -> failures[mine] = takeEveryBox(shelves), "box-taker-" + i);
             threads[i].start();
         }
-        for (Thread t : threads) {
-            t.join();
-        }
-        for (String failure : failures) {
-            if (failure != null) {
-                return failure;
-            }
-        }
-        return null;
+        return joinAndFirstFailure(threads, failures);
     }
 
     static final class Shelf {
