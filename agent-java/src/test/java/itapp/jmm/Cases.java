@@ -593,6 +593,99 @@ final class Cases {
         return null;
     }
 
+    /**
+     * Two clients each make a request, lock it, queue it and wait on it for the reply; two servers
+     * take requests and answer under the request's monitor, notifying. A request becomes shared
+     * while its client holds its monitor (before or during the wait): the servers' notifications
+     * must reach the client wherever each runs.
+     */
+    static String requestsWaitedOnByTheirMakers() throws InterruptedException {
+        int perClient = 50;
+        RequestQueue queue = new RequestQueue();
+        String[] failures = new String[THREADS];
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = i % 2 == 0
+                    ? new Thread(() -> failures[mine] = askAndAwait(queue, mine, perClient), "client-" + i)
+                    : new Thread(() -> failures[mine] = answer(queue, perClient), "server-" + i);
+            threads[i].start();
+        }
+        return joinAndFirstFailure(threads, failures);
+    }
+
+    static final class Request {
+        final int question;
+        int answer;
+        boolean done;
+
+        Request(int question) {
+            this.question = question;
+        }
+    }
+
+    static final class RequestQueue {
+        private final Request[] items = new Request[8];
+        private int head;
+        private int size;
+
+        synchronized void put(Request request) throws InterruptedException {
+            while (size == items.length) {
+                wait();
+            }
+            items[(head + size++) % items.length] = request;
+            notifyAll();
+        }
+
+        synchronized Request take() throws InterruptedException {
+            while (size == 0) {
+                wait();
+            }
+            Request request = items[head];
+            items[head] = null;
+            head = (head + 1) % items.length;
+            size--;
+            notifyAll();
+            return request;
+        }
+    }
+
+    private static String askAndAwait(RequestQueue queue, int client, int requests) {
+        try {
+            for (int i = 0; i < requests; i++) {
+                Request request = new Request(client * 1000 + i);
+                synchronized (request) {
+                    queue.put(request);
+                    while (!request.done) {
+                        request.wait();
+                    }
+                    if (request.answer != 2 * request.question) {
+                        return "request " + request.question + " was answered " + request.answer;
+                    }
+                }
+            }
+            return null;
+        } catch (InterruptedException e) {
+            return Thread.currentThread().getName() + " was interrupted";
+        }
+    }
+
+    private static String answer(RequestQueue queue, int requests) {
+        try {
+            for (int i = 0; i < requests; i++) {
+                Request request = queue.take();
+                synchronized (request) {
+                    request.answer = 2 * request.question;
+                    request.done = true;
+                    request.notifyAll();
+                }
+            }
+            return null;
+        } catch (InterruptedException e) {
+            return Thread.currentThread().getName() + " was interrupted";
+        }
+    }
+
     static String staticSynchronized() throws InterruptedException {
         Thread[] threads = new Thread[THREADS];
         for (int i = 0; i < THREADS; i++) {

@@ -33,6 +33,7 @@ public final class Conformance {
         check("reentrant-synchronized", Cases.reentrantSynchronized());
         check("own-monitors-made-by-the-threads", Cases.ownMonitorsMadeByTheThreads());
         check("published-while-locked", Cases.publishedWhileLocked());
+        check("requests-waited-on-by-their-makers", Cases.requestsWaitedOnByTheirMakers());
         check("lock-hand-over-chain", Cases.lockHandOverChain());
         check("static-synchronized", Cases.staticSynchronized());
         check("class-initializer-once", Cases.classInitializerOnce());

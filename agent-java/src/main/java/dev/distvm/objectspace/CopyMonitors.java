@@ -6,6 +6,8 @@ import dev.distvm.node.proto.NodeMessageType;
 import dev.distvm.report.MonitorHandOverCounts;
 import dev.distvm.report.NodeCounters;
 import java.nio.ByteBuffer;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -40,6 +42,8 @@ final class CopyMonitors {
      */
     private final ExecutorService answers = Executors.newCachedThreadPool(DaemonThreads.named("dist-monitor-answer"));
     private final MonitorLeases leases;
+    /** Objects threads of this node wait on with the JVM's own wait (see {@link #waitLocally}), with how many wait. */
+    private final Map<Object, Integer> localWaits = new IdentityHashMap<>();
 
     CopyMonitors(WorkerRuntime runtime, HomeConnection toHome, WorkerSpace space) {
         this.runtime = runtime;
@@ -47,7 +51,7 @@ final class CopyMonitors {
         this.space = space;
         this.leases = new MonitorLeases(answers, lease -> runtime.coherently(() -> runtime.release(
                 NodeMessageType.SPACE_MONITOR_VALUE, w -> monitorHeader(w, Delegate.Op.EXIT, lease.id, lease.copy, 0))),
-                MonitorLeases.LONGEST_HOLD_NANOS);
+                MonitorLeases.LONGEST_HOLD_NANOS, this::waitedOnLocally);
     }
 
     MonitorLeases leases() {
@@ -119,8 +123,7 @@ final class CopyMonitors {
         if (state == null || state.owner == null) {
             state = leases.held(lock);
         }
-        if (mayYield && state.owner != null && MonitorLeases.toGiveBack(state.owner)) {
-            leases.giveBack(state);
+        if (mayYield && state.owner != null && MonitorLeases.toGiveBack(state.owner) && leases.giveBack(state)) {
             state = leases.held(lock);
         }
         boolean interrupted = false;
@@ -183,9 +186,51 @@ final class CopyMonitors {
         }
     }
 
-    /** Whether this thread holds {@code lock} as a shared monitor: its wait and notify are the home's. */
+    /**
+     * Whether this thread holds {@code lock} as a shared monitor: its wait and notify are the home's.
+     * A thread that holds a copy's local monitor since before the copy was shared (it made a
+     * request, locked it, published it, and now waits on it for the reply) takes it as a shared
+     * one here, through the node's lease: the one that holds the master's since the object was
+     * pushed home, or one it asks for.
+     */
     boolean holdsShared(Object lock) {
-        return space.isCopy(lock) && held.get().holds(lock);
+        if (!space.isCopy(lock)) {
+            return false;
+        }
+        HeldMonitors mine = held.get();
+        if (mine.holds(lock)) {
+            return true;
+        }
+        if (!Thread.holdsLock(lock)) {
+            return false; // the JVM's own wait or notify throws
+        }
+        holdLease(lock, mine, false);
+        mine.entered(lock);
+        return true;
+    }
+
+    /**
+     * A wait on an object that is not a copy: the JVM's own, counted while it lasts, since the
+     * object may become shared meanwhile; its node's lease then wakes it rather than go back
+     * ({@link MonitorLeases#giveBack}), and the thread's next wait is the home's.
+     */
+    void waitLocally(Object lock, long millis, int nanos) throws InterruptedException {
+        synchronized (localWaits) {
+            localWaits.merge(lock, 1, Integer::sum);
+        }
+        try {
+            lock.wait(millis, nanos);
+        } finally {
+            synchronized (localWaits) {
+                localWaits.computeIfPresent(lock, (waited, waiters) -> waiters == 1 ? null : waiters - 1);
+            }
+        }
+    }
+
+    private boolean waitedOnLocally(Object lock) {
+        synchronized (localWaits) {
+            return localWaits.containsKey(lock);
+        }
     }
 
     /**
@@ -216,17 +261,20 @@ final class CopyMonitors {
         if (!space.isCopy(lock)) {
             return false;
         }
-        if (!held.get().holds(lock)) {
-            // Locked here since before it was shared, or not at all (the JVM then throws): the JVM's
-            // own notify, but of all its waiters, since threads entering or waiting on the copy wait
-            // on this monitor for the home's answers too, and one of them must not take a
-            // notification meant for the program. A spurious wake-up is allowed; a lost one is not.
-            lock.notifyAll();
+        if (!holdsShared(lock)) {
+            lock.notifyAll(); // not held: the JVM throws
             return true;
         }
-        WireWriter writer = new WireWriter(space);
-        monitorHeader(writer, all ? Delegate.Op.NOTIFY_ALL : Delegate.Op.NOTIFY, leases.held(lock).owner.id, lock, 0);
-        runtime.coherently(() -> toHome.send(NodeMessageType.SPACE_MONITOR_VALUE, writer.finish()));
+        int lease = leases.held(lock).owner.id;
+        // Under the node lock: the lease may hold the master's since a release being written now pushes the copy home.
+        runtime.coherently(() -> space.withLock(() -> {
+            WireWriter writer = new WireWriter(space);
+            monitorHeader(writer, all ? Delegate.Op.NOTIFY_ALL : Delegate.Op.NOTIFY, lease, lock, 0);
+            toHome.send(NodeMessageType.SPACE_MONITOR_VALUE, writer.finish());
+        }));
+        if (waitedOnLocally(lock)) {
+            lock.notifyAll(); // waits that began before the copy was shared: woken, their next wait is the home's
+        }
         return true;
     }
 

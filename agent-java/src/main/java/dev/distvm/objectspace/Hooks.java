@@ -207,13 +207,15 @@ public final class Hooks {
 
     public static void wait(Object lock, long millis) throws InterruptedException {
         WorkerRuntime w = worker;
-        if (w != null && w.monitors().holdsShared(lock)) {
+        if (w == null) {
+            lock.wait(millis);
+        } else if (w.monitors().holdsShared(lock)) {
             if (millis < 0) {
                 throw new IllegalArgumentException("timeout value is negative");
             }
             w.monitors().await(lock, millis);
         } else {
-            lock.wait(millis);
+            w.monitors().waitLocally(lock, millis, 0);
         }
     }
 
@@ -222,10 +224,12 @@ public final class Hooks {
             throw new IllegalArgumentException("nanosecond timeout value out of range");
         }
         WorkerRuntime w = worker;
-        if (w != null && w.monitors().holdsShared(lock)) {
+        if (w == null) {
+            lock.wait(millis, nanos);
+        } else if (w.monitors().holdsShared(lock)) {
             wait(lock, nanos > 0 && millis < Long.MAX_VALUE ? millis + 1 : millis);
         } else {
-            lock.wait(millis, nanos);
+            w.monitors().waitLocally(lock, millis, nanos);
         }
     }
 

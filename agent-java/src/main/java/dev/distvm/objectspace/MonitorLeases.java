@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * On a worker, the home monitors this node holds: a lock near its users. When a thread of this
@@ -71,11 +72,14 @@ final class MonitorLeases {
     private final Executor returns;
     private final Giver giver;
     private final long longestHoldNanos;
+    /** Whether threads here wait on an object's local monitor, a wait that began before it was a copy. */
+    private final Predicate<Object> waitedOnLocally;
 
-    MonitorLeases(Executor returns, Giver giver, long longestHoldNanos) {
+    MonitorLeases(Executor returns, Giver giver, long longestHoldNanos, Predicate<Object> waitedOnLocally) {
         this.returns = returns;
         this.giver = giver;
         this.longestHoldNanos = longestHoldNanos;
+        this.waitedOnLocally = waitedOnLocally;
     }
 
     /** The state of {@code copy}'s monitor here, made when missing; the caller holds the copy's monitor. */
@@ -152,10 +156,18 @@ final class MonitorLeases {
 
     /**
      * Gives the lease of {@code held} back to the home; the caller holds the copy's monitor, so no
-     * thread of this node holds the master's through it.
+     * thread of this node holds the master's through it. Not while threads here wait on the local
+     * monitor in a wait that began before the object was shared: a notify at the home would not
+     * reach them. They are woken instead (a spurious wake-up, which the JLS allows), their next
+     * wait is the home's, through this lease, and the lease goes back at a later review. Returns
+     * whether it went back.
      */
-    void giveBack(Held held) {
+    boolean giveBack(Held held) {
         Lease lease = held.owner;
+        if (waitedOnLocally.test(lease.copy)) {
+            lease.copy.notifyAll();
+            return false;
+        }
         held.owner = null;
         giver.giveBack(lease);
         synchronized (this) {
@@ -165,6 +177,7 @@ final class MonitorLeases {
                 byCopy.remove(lease.copy);
             }
         }
+        return true;
     }
 
     /** The home asks for lease {@code id} back: returned once no thread here holds it (a stale recall costs a return, no more). */

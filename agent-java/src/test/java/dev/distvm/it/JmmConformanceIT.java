@@ -22,7 +22,7 @@ class JmmConformanceIT {
             "volatile-array-spin", "volatile-static-spin", "dekker", "iriw", "iriw-split", "notify-all-several-waiters", "notify-wakes-one",
             "wait-notify-need-the-monitor", "timed-wait",
             "interrupt-waiting", "interrupt-sleeping", "reentrant-synchronized", "own-monitors-made-by-the-threads",
-            "published-while-locked", "lock-hand-over-chain", "static-synchronized",
+            "published-while-locked", "requests-waited-on-by-their-makers", "lock-hand-over-chain", "static-synchronized",
             "class-initializer-once", "identity-by-two-paths", "identity-hash", "string-identity", "one-chunk-many-writers",
             "large-array-few-elements", "arrays-written-by-jdk-code", "thread-names",
             "lambdas-reached-by-tasks");

@@ -18,7 +18,7 @@ class MonitorLeasesTest {
      * Returns run at once on the caller's thread, so each test sees their effect when the call
      * returns; no hold is too long (a test must not depend on how fast the machine runs it).
      */
-    private final MonitorLeases leases = new MonitorLeases(Runnable::run, lease -> givenBack.add(lease.id), Long.MAX_VALUE);
+    private final MonitorLeases leases = new MonitorLeases(Runnable::run, lease -> givenBack.add(lease.id), Long.MAX_VALUE, lock -> false);
 
     private MonitorLeases.Lease grant(Object copy) {
         synchronized (copy) {
@@ -99,7 +99,7 @@ class MonitorLeasesTest {
 
     @Test
     void aLeaseHeldTooLongGoesBackBusyOrNot() {
-        MonitorLeases bounded = new MonitorLeases(Runnable::run, lease -> givenBack.add(lease.id), 0);
+        MonitorLeases bounded = new MonitorLeases(Runnable::run, lease -> givenBack.add(lease.id), 0, lock -> false);
         Object copy = new Object();
         MonitorLeases.Lease lease;
         synchronized (copy) {
@@ -109,6 +109,46 @@ class MonitorLeasesTest {
         }
         bounded.review(false);
         assertEquals(List.of(lease.id), givenBack);
+    }
+
+    @Test
+    void aLeaseFromBirthIsHeldAndGoesBackAtTheFirstReviewNobodyEnteredIn() {
+        Object pushed = new Object();
+        int id = leases.heldFromBirth(pushed);
+        assertEquals(id, leases.peek(pushed).owner.id, "the node holds the master's monitor from the start");
+        leases.review(false);
+        assertEquals(List.of(id), givenBack, "used from the start, so an idle one goes back like any other");
+    }
+
+    @Test
+    void aLeaseWhoseCopyIsWaitedOnLocallyWakesTheWaitersInsteadOfGoingBack() throws Exception {
+        Object copy = new Object();
+        boolean[] waitedOn = {true};
+        MonitorLeases waited = new MonitorLeases(Runnable::run, lease -> givenBack.add(lease.id), Long.MAX_VALUE,
+                lock -> waitedOn[0]);
+        int id = waited.heldFromBirth(copy);
+        boolean[] woken = new boolean[1];
+        Thread waiter = new Thread(() -> {
+            synchronized (copy) {
+                try {
+                    copy.wait(); // no timeout: only the lease's return can end it
+                    woken[0] = true;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        waiter.start();
+        while (waiter.getState() != Thread.State.WAITING) {
+            Thread.onSpinWait();
+        }
+        waited.recalled(id);
+        waiter.join();
+        assertTrue(woken[0]);
+        assertEquals(List.of(), givenBack, "a notify at the home would not have reached the waiter");
+        waitedOn[0] = false;
+        waited.review(false);
+        assertEquals(List.of(id), givenBack, "once nobody waits locally it goes back");
     }
 
     @Test
