@@ -57,10 +57,7 @@ final class Delegates implements Delegate.Holds {
         int lease = in.getInt();
         Object master = reader.ref();
         long timeout = in.getLong();
-        Delegate delegate;
-        synchronized (this) {
-            delegate = delegates.computeIfAbsent(key(node, lease), k -> new Delegate(node, lease, this));
-        }
+        Delegate delegate = delegate(node, lease);
         if (op == Delegate.Op.EXIT) {
             // Here, not on the delegate: releases are applied in the order the worker made them.
             // The delegate still holds the monitor, so no other thread sees the master before this.
@@ -84,13 +81,15 @@ final class Delegates implements Delegate.Holds {
      * else can hold it yet (it was just made), so this waits only for the delegate's thread.
      */
     void holdFromBirth(int node, int lease, Object master) {
-        Delegate delegate;
-        synchronized (this) {
-            delegate = delegates.computeIfAbsent(key(node, lease), k -> new Delegate(node, lease, this));
-        }
+        Delegate delegate = delegate(node, lease);
         CompletableFuture<WireBuffer> taken = new CompletableFuture<>();
         delegate.submit(new Delegate.Command(Delegate.Op.ENTER, master, 0, interrupted -> null, taken));
         taken.join();
+    }
+
+    /** The delegate of {@code node}'s lease {@code lease}, made when it serves its first command. */
+    private synchronized Delegate delegate(int node, int lease) {
+        return delegates.computeIfAbsent(key(node, lease), k -> new Delegate(node, lease, this));
     }
 
     private static long key(int node, int lease) {
