@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,15 +19,31 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * Writes the {@link StartupArchive} of this JDK and dist.jar: runs a short training program (the pi
- * sample on two nodes) with every JVM logging the classes it loads, keeps those of the JDK and of
- * dist.jar, and has the JDK dump them into an archive ({@code -Xshare:dump}). The archive appears
- * at its place in one atomic move, so a JVM starting meanwhile sees the old one or the new one.
+ * Writes the {@link StartupArchive} of this JDK and dist.jar: runs short training programs on two
+ * nodes with every JVM logging the classes it loads and writing its class list (which also names
+ * the lambdas it made and the method-handle forms it resolved), keeps what belongs to the JDK and
+ * to dist.jar, and has the JDK dump that into an archive ({@code -Xshare:dump}). The archive
+ * appears at its place in one atomic move, so a JVM starting meanwhile sees the old one or the new
+ * one.
+ *
+ * <p>Archived lambdas and method-handle forms matter beyond start-up time: a JVM that makes them
+ * at run time spins hundreds of small classes with the JDK's internal bytecode writer, which then
+ * grows hot enough to be compiled, and on a small machine that compilation delays the program's
+ * own. Forms of bound method-handle species ({@code [SPECIES_RESOLVE]}) are left out: JDK 17
+ * crashes loading such an archived class while a class-file load hook is on, as dist's agent has.
  */
 final class StartupArchiveWriter {
     private static final long TRAINING_TIMEOUT_SECONDS = 300;
-    /** The pi sample, 2 threads, a short kernel: enough for a home and a worker to load what they start with. */
-    private static final List<String> TRAINING = List.of("samples.pi.Pi", "2", "2000000");
+    /**
+     * The pi sample, 2 threads and a short kernel: what a home and a worker load when they start and
+     * place threads; the ray tracer, small: what a home loads when it keeps threads that reach JDK
+     * objects at home.
+     */
+    private static final List<List<String>> TRAINING = List.of(
+            List.of("samples.pi.Pi", "2", "2000000"),
+            List.of("samples.raytrace.RayTracer", "2", "64", "48", "atomic"));
+    private static final String LOADED_LOG_PREFIX = "loaded-";
+    private static final String CLASS_LIST_PREFIX = "class-list-";
 
     private final Path distJar;
     private final PrintStream progress;
@@ -49,10 +66,12 @@ final class StartupArchiveWriter {
         long started = System.nanoTime();
         progress.println("dist: writing the start-up archive for this JDK and dist.jar (once per build and JDK; a few seconds)...");
         try {
-            train(samples, work);
+            for (int run = 0; run < TRAINING.size(); run++) {
+                train(samples, work, run);
+            }
             Set<String> classes = classesToArchive(work);
             Path list = work.resolve("classes.txt");
-            Files.write(list, classes);
+            Files.write(list, classListOf(classes, work));
             Path written = work.resolve("dist.jsa");
             // The module graph of a JVM with a Java agent, which the archive then holds as it is.
             run(List.of(ChildJvm.java(), "-Xshare:dump", "--add-modules=java.instrument", "-XX:SharedClassListFile=" + list,
@@ -69,16 +88,17 @@ final class StartupArchiveWriter {
         }
     }
 
-    private void train(Path samples, Path work) throws IOException, InterruptedException {
+    private void train(Path samples, Path work, int run) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(ChildJvm.java()));
         Path nativeAgent = distJar.resolveSibling("libdistjvmti.so");
         if (Files.isRegularFile(nativeAgent)) {
             command.add("-agentpath:" + nativeAgent);
         }
         command.addAll(List.of("-javaagent:" + distJar + "=nodes=2", "-cp", distJar + File.pathSeparator + samples));
-        command.addAll(TRAINING);
-        // The home's and the worker's class loading alike: the worker inherits the environment.
-        String logging = "-Xlog:class+load=info:file=" + work.resolve("loaded-%p.log") + ":none";
+        command.addAll(TRAINING.get(run));
+        // The home's and the worker's alike: the worker inherits the environment. %p: each JVM its own file.
+        String logging = "-Xlog:class+load=info:file=" + work.resolve(LOADED_LOG_PREFIX + run + "-%p.log") + ":none"
+                + " -XX:DumpLoadedClassList=" + work.resolve(CLASS_LIST_PREFIX + run + "-%p.txt");
         run(command, work.resolve("training.log"), Map.of("JAVA_TOOL_OPTIONS", logging));
     }
 
@@ -87,7 +107,7 @@ final class StartupArchiveWriter {
         String fromDistJar = " source: " + distJar.toUri().toURL(); // file:/..., as the JVM logs it
         Set<String> classes = new TreeSet<>();
         try (Stream<Path> logs = Files.list(work)) {
-            for (Path log : logs.filter(p -> p.getFileName().toString().startsWith("loaded-")).toList()) {
+            for (Path log : logs.filter(p -> p.getFileName().toString().startsWith(LOADED_LOG_PREFIX)).toList()) {
                 for (String line : Files.readAllLines(log)) {
                     int source = line.indexOf(" source: ");
                     if (source <= 0) {
@@ -108,6 +128,29 @@ final class StartupArchiveWriter {
             throw new IOException("the training run logged no class loading; its output: " + tail(work.resolve("training.log")));
         }
         return classes;
+    }
+
+    /**
+     * The class list to dump: {@code classes}, then the lambdas whose makers are among them and the
+     * method-handle forms that the training's class lists name ({@code @lambda-proxy} and
+     * {@code @lambda-form-invoker [LF_RESOLVE]} lines), each once.
+     */
+    private static List<String> classListOf(Set<String> classes, Path work) throws IOException {
+        Set<String> lines = new LinkedHashSet<>(classes);
+        try (Stream<Path> lists = Files.list(work)) {
+            for (Path list : lists.filter(p -> p.getFileName().toString().startsWith(CLASS_LIST_PREFIX)).sorted().toList()) {
+                for (String line : Files.readAllLines(list)) {
+                    String[] words = line.split(" ", 3);
+                    boolean archivedLambda = words[0].equals("@lambda-proxy") && words.length > 1 && classes.contains(words[1]);
+                    boolean resolvedForm = words[0].equals("@lambda-form-invoker") && words.length > 1
+                            && words[1].equals("[LF_RESOLVE]");
+                    if (archivedLambda || resolvedForm) {
+                        lines.add(line);
+                    }
+                }
+            }
+        }
+        return List.copyOf(lines);
     }
 
     private static void run(List<String> command, Path log, Map<String, String> environment)
