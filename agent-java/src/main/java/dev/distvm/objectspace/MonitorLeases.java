@@ -195,16 +195,19 @@ final class MonitorLeases {
     /**
      * At every tick of the staleness bound: leases nobody here entered since the previous review,
      * held longer than the longest hold, or held while no placed thread runs here, go back.
+     * Returns whether any lease was held (some may be on their way back).
      */
-    void review(boolean noneRunning) {
+    boolean review(boolean noneRunning) {
         List<Lease> due = new ArrayList<>();
         long now = System.nanoTime();
+        boolean anyHeld = false;
         synchronized (this) {
             for (Held held : byCopy.values()) {
                 Lease lease = held.owner;
                 if (lease == null) {
                     continue;
                 }
+                anyHeld = true;
                 long entries = lease.entries;
                 boolean returnable = noneRunning || entries == lease.entriesAtLastReview || now - lease.grantedAt >= longestHoldNanos;
                 if (returnable && lease.used) { // a lease granted but not used yet: see used
@@ -217,6 +220,7 @@ final class MonitorLeases {
             lease.returnWanted = true;
             scheduleReturn(lease);
         }
+        return anyHeld;
     }
 
     /** Returns the lease off the caller's thread: taking the copy's monitor may wait for a thread that holds it. */

@@ -37,7 +37,20 @@ final class StaticsInReach {
     private static final MethodHandle SHOULD_BE_INITIALIZED = InternalUnsafe.method("shouldBeInitialized",
             MethodType.methodType(boolean.class, Class.class));
 
-    private record Entry(ClassLoader loader, String owner, String name, String descriptor) {}
+    /** A thread's entry method; equals and hashCode written out as {@link StaticReach.Field}'s say why. */
+    private record Entry(ClassLoader loader, String owner, String name, String descriptor) {
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Entry entry && loader == entry.loader && owner.equals(entry.owner)
+                    && name.equals(entry.name) && descriptor.equals(entry.descriptor);
+        }
+
+        @Override
+        public int hashCode() {
+            return ((System.identityHashCode(loader) * 31 + owner.hashCode()) * 31 + name.hashCode()) * 31
+                    + descriptor.hashCode();
+        }
+    }
 
     /** What the code of one entry method reaches: the statics it fetches, the by-value types it locks. */
     private record Reached(List<Field> statics, List<Class<?>> lockedValues) {}

@@ -65,6 +65,7 @@ final class ThreadsPlacedHere {
             thread.setPriority(priority);
             thread.setContextClassLoader(space.loader());
             running.put(id, thread);
+            runtime.threadPlaced();
             thread.start();
             return null;
         });

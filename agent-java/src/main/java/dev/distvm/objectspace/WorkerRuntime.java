@@ -25,6 +25,7 @@ final class WorkerRuntime {
     private final ThreadsPlacedHere threads;
     private final CopyMonitors monitors;
     private final VolatileWrites volatileWrites = new VolatileWrites();
+    private final StalenessBound stalenessBound = new StalenessBound(this::tick);
     /**
      * A thread that reads a volatile and finds nothing new is likely waiting for another node, which
      * may be waiting for this one's plain writes (a barrier's flags): they go home now, at most
@@ -53,7 +54,7 @@ final class WorkerRuntime {
             monitors.leases().recalled(SpaceMessages.body(m).getInt());
             return null;
         });
-        StalenessBound.start(this::tick);
+        stalenessBound.start();
         WorkerStreams.redirect(toHome);
     }
 
@@ -95,15 +96,21 @@ final class WorkerRuntime {
         return false;
     }
 
+    /** A thread was placed here: the staleness bound ticks for it from now on. */
+    void threadPlaced() {
+        stalenessBound.wake();
+    }
+
     /**
      * A release of whatever changed and a refresh, while placed threads run here and share
      * something: what keeps staleness bounded for threads that never synchronize ({@link StalenessBound}).
+     * Returns whether there may be work at the next tick: a placed thread runs, or a lease is still held.
      */
-    private void tick() {
+    private boolean tick() {
         boolean noneRunning = threads.noneRunning();
-        monitors.leases().review(noneRunning);
+        boolean leasesHeld = monitors.leases().review(noneRunning);
         if (noneRunning || !space.holdsCopies()) {
-            return;
+            return !noneRunning || leasesHeld;
         }
         try {
             releaseChanges();
@@ -113,6 +120,7 @@ final class WorkerRuntime {
             stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + String.join(", ", threads.runningNames()) + " on node "
                     + endpoint.nodeId() + " cannot go on coherently: " + reason(e));
         }
+        return true;
     }
 
     /** An acquire: what others released to the home becomes visible here. */

@@ -93,8 +93,9 @@ class MonitorLeasesTest {
         leases.review(false);
         assertEquals(List.of(idleLease.id), givenBack);
         assertSame(busyLease, leases.peek(busy).owner);
-        leases.review(true); // no placed thread runs here any more: everything goes back
-        assertEquals(List.of(idleLease.id, busyLease.id), givenBack);
+        assertTrue(leases.review(true), "a lease was held: the staleness bound keeps ticking for its return");
+        assertEquals(List.of(idleLease.id, busyLease.id), givenBack, "no placed thread runs here any more: everything goes back");
+        assertFalse(leases.review(true), "nothing held: the staleness bound may sleep");
     }
 
     @Test

@@ -30,8 +30,23 @@ import org.objectweb.asm.Type;
  * Pure: the caller says where class files come from.
  */
 public final class StaticReach {
-    /** A static field as the code names it (its owner may inherit it). */
-    public record Field(String owner, String name) {}
+    /**
+     * A static field as the code names it (its owner may inherit it). Hash keys here and in the
+     * runtime write out their {@code equals} and {@code hashCode}: a record's own are made by
+     * method handles at their first call, tens of milliseconds spent in the first {@code start()}
+     * of a program's thread.
+     */
+    public record Field(String owner, String name) {
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Field field && owner.equals(field.owner) && name.equals(field.name);
+        }
+
+        @Override
+        public int hashCode() {
+            return owner.hashCode() * 31 + name.hashCode();
+        }
+    }
 
     /**
      * What the walk found: static fields, the descriptors of locked values' declared types, and
@@ -39,7 +54,19 @@ public final class StaticReach {
      */
     public record Reach(Set<Field> fields, Set<String> lockedTypes, boolean complete) {}
 
-    private record Method(String owner, String name, String descriptor) {}
+    /** A method as a call names it; equals and hashCode written out as {@link Field}'s. */
+    private record Method(String owner, String name, String descriptor) {
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Method method && owner.equals(method.owner) && name.equals(method.name)
+                    && descriptor.equals(method.descriptor);
+        }
+
+        @Override
+        public int hashCode() {
+            return (owner.hashCode() * 31 + name.hashCode()) * 31 + descriptor.hashCode();
+        }
+    }
 
     private record Body(Set<Field> fields, Set<String> lockedTypes, Set<Method> calls) {}
 
