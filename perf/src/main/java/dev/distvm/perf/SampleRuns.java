@@ -8,7 +8,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Runs a program as its own JVM, plain or under dist with a number of nodes, and times whole runs.
+ * Runs a program as its own JVM, plain or under dist with a number of nodes, and times whole runs
+ * (and takes the kernel time the program prints, by the convention of {@code samples.KernelTime}).
  * The benchmarks that compare dist with a plain JVM share it, so both sides start the same way.
  */
 final class SampleRuns {
@@ -19,6 +20,11 @@ final class SampleRuns {
 
     private final Path build;
     private final boolean cpuPerNode;
+    /** The kernel time the last run printed on standard error; NaN when it printed none. */
+    private volatile double lastKernelMillis = Double.NaN;
+
+    /** Medians of a program's runs: whole runs, and the kernel times it printed (NaN if none). */
+    record Times(double wholeMillis, double kernelMillis) {}
 
     SampleRuns(Path build) {
         this(build, false);
@@ -47,6 +53,7 @@ final class SampleRuns {
         command.add("-cp");
         command.add(classPath(jar));
         command.addAll(program);
+        lastKernelMillis = Double.NaN;
         Process process = new ProcessBuilder(command).start();
         Thread errors = new Thread(() -> pinWorkersAndEcho(process), "stderr");
         errors.start();
@@ -78,6 +85,10 @@ final class SampleRuns {
             String line;
             while ((line = lines.readLine()) != null) {
                 System.err.println(line);
+                java.util.regex.Matcher kernel = ClusterRun.KERNEL_TIME.matcher(line);
+                if (kernel.matches()) {
+                    lastKernelMillis = Double.parseDouble(kernel.group(1));
+                }
                 java.util.regex.Matcher worker = WORKER.matcher(line);
                 for (int cpu = 1; cpuPerNode && worker.find(); cpu++) {
                     new ProcessBuilder("taskset", "-a", "-p", "-c", String.valueOf(cpu), worker.group(1))
@@ -97,11 +108,19 @@ final class SampleRuns {
      */
     double medianMillis(int nodes, String jar, List<String> program, int repeats, String expected)
             throws IOException, InterruptedException {
-        double[] millis = new double[repeats];
+        return medianTimes(nodes, jar, program, repeats, expected).wholeMillis();
+    }
+
+    /** As {@link #medianMillis}, with the median of the kernel times the runs printed. */
+    Times medianTimes(int nodes, String jar, List<String> program, int repeats, String expected)
+            throws IOException, InterruptedException {
+        double[] whole = new double[repeats];
+        double[] kernel = new double[repeats];
         for (int i = 0; i < repeats; i++) {
-            millis[i] = millis(nodes, jar, program, expected);
+            whole[i] = millis(nodes, jar, program, expected);
+            kernel[i] = lastKernelMillis;
         }
-        return median(millis);
+        return new Times(median(whole), median(kernel));
     }
 
     /** The wall time in milliseconds of one run, which must print {@code expected} (when given). */
