@@ -115,6 +115,14 @@ class SamplesDeterminismTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"1", "3"})
+    void molDyn(String threads) throws Exception {
+        assertEquals("molecular dynamics of 108 particles, 10 steps: energy -670.635020095 to -670.634999625,"
+                        + " drift 3.052e-08 (below 1e-05)\n",
+                run(samples.md.MolDyn::main, threads, "3", "10"));
+    }
+
+    @ParameterizedTest
     @ValueSource(ints = {1, 3})
     void syncMethods(int threads) throws Exception {
         assertEquals("synchronized method, " + threads + " threads x 20000 calls: own counters 20000 calls and sum"

@@ -38,6 +38,7 @@ class SamplesIT {
                 List.of("samples.barrier.TournamentBarrier", "4", "200", "300"),
                 List.of("samples.sor.PipelinedSor", "4", "64", "20"),
                 List.of("samples.lu.LuFact", "4", "60"),
+                List.of("samples.md.MolDyn", "4", "3", "10"),
                 List.of("samples.sync.SyncMethods", "4", "2000"),
                 List.of("samples.sync.SyncBlocks", "4", "2000"),
                 List.of("samples.mainshare.MainShare", "4", "2000000"),
