@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
  * communicators never match. Point-to-point communication lives here; collectives in
  * {@link Intracomm}. Ranks are the communicator's; the engine below speaks world ranks.
  */
-public class Comm {
+public abstract class Comm {
     final Messenger messenger;
     final Group group;
     /** Point-to-point context; collective traffic of this communicator uses {@code context + 1}. */
@@ -57,6 +57,18 @@ public class Comm {
 
     public void Free() throws MPIException {
         freed = true;
+    }
+
+    /**
+     * A new communicator of the same kind, with the same processes and a new context
+     * ({@code MPI_COMM_DUP}): messages on one never match receives on the other. Collective.
+     */
+    public abstract Comm Dup() throws MPIException;
+
+    /** {@link #Dup()}: mpiJava binds {@code MPI_COMM_DUP} to {@code clone} on every communicator. */
+    @Override
+    public Object clone() {
+        return Dup();
     }
 
     public boolean Is_null() {

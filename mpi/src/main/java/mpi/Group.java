@@ -136,12 +136,16 @@ public class Group {
                         + Arrays.toString(range));
             }
             int first = checkedRank(range[0]);
-            int last = checkedRank(range[1]);
+            int last = range[1]; // a bound, not a rank: (5, 8, 2) in a group of 8 is 5 and 7 (MPI asks only that those be ranks)
             int stride = range[2];
             if ((stride > 0 && first > last) || (stride < 0 && first < last)) {
                 throw new MPIException(MPI.ERR_ARG, "range " + Arrays.toString(range) + " is empty in the direction of its stride");
             }
             for (int rank = first; stride > 0 ? rank <= last : rank >= last; rank += stride) {
+                if (rank < 0 || rank >= worldRanks.length) {
+                    throw new MPIException(MPI.ERR_RANK, "range " + Arrays.toString(range) + " gives rank " + rank
+                            + ", which is not in this group of " + worldRanks.length);
+                }
                 ranks.add(rank);
             }
         }

@@ -199,18 +199,9 @@ public class Intercomm extends Comm {
      * MPI_COMM_DUP, collective over both groups: the same groups with a context of their own
      * (agreed over the union, like Merge's).
      */
+    @Override
     public Intercomm Dup() throws MPIException {
         checkUsable();
         return Topology.inheritErrhandler(this, new Intercomm(messenger, group, remoteGroup, union().newContext()));
-    }
-
-    /** {@link #Dup()}, for {@code Object.clone}; a failure is an unchecked exception here. */
-    @Override
-    public Object clone() {
-        try {
-            return Dup();
-        } catch (MPIException e) {
-            throw new IllegalStateException("cannot duplicate the inter-communicator: " + e.getMessage(), e);
-        }
     }
 }

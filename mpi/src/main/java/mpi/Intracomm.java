@@ -45,21 +45,12 @@ public class Intracomm extends Comm {
 
     // ---- communicator management --------------------------------------------------------------
 
-    /** {@link #Dup()}, for {@code Object.clone}; a failure is an unchecked exception here. */
-    @Override
-    public Object clone() {
-        try {
-            return Dup();
-        } catch (MPIException e) {
-            throw new IllegalStateException("cannot duplicate the communicator: " + e.getMessage(), e);
-        }
-    }
-
     /**
      * A new communicator with the same group and a new context ({@code MPI_COMM_DUP}): the same
      * processes, but messages on one never match receives on the other. Collective; the error
      * handler is inherited.
      */
+    @Override
     public Intracomm Dup() throws MPIException {
         checkUsable();
         return derive(group, newContext());

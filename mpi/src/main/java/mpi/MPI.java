@@ -3,6 +3,7 @@ package mpi;
 import dev.distvm.mpi.engine.Job;
 import dev.distvm.mpi.engine.Matcher;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 
@@ -100,6 +101,11 @@ public class MPI {
     public static final Op MINLOC = Op.predefined(Op.MINLOC_CODE);
     public static final Op MAXLOC = Op.predefined(Op.MAXLOC_CODE);
 
+    /** The request of no operation: waiting on it or testing it returns an empty status at once. */
+    public static final Request REQUEST_NULL = new Request(null, null);
+    /** MPJ Express's addition: the processors this rank's JVM may use. */
+    public static final int NUM_OF_PROCESSORS = Runtime.getRuntime().availableProcessors();
+
     // ---- error handlers ----
     public static final Errhandler ERRORS_ARE_FATAL = new Errhandler(true);
     public static final Errhandler ERRORS_RETURN = new Errhandler(false);
@@ -112,7 +118,8 @@ public class MPI {
     private static Job job;
     private static boolean finalized;
     private static int attachedBufferBytes = -1;
-    private static byte[] attachedBuffer;
+    /** The attached buffer: a byte[] (mpiJava) or a ByteBuffer (MPJ Express); null when none is. */
+    private static Object attachedBuffer;
     private static final long START_NANOS = System.nanoTime();
 
     MPI() {}
@@ -179,18 +186,34 @@ public class MPI {
 
     /** Space for buffered sends ({@code Bsend}); one buffer at a time, as MPI defines. */
     public static void Buffer_attach(byte[] buffer) throws MPIException {
+        attach(buffer, buffer.length);
+    }
+
+    /** MPJ Express's form of {@link #Buffer_attach(byte[])}: its capacity is the space. */
+    public static void Buffer_attach(ByteBuffer buffer) throws MPIException {
+        attach(buffer, buffer.capacity());
+    }
+
+    private static void attach(Object buffer, int bytes) throws MPIException {
         if (attachedBuffer != null) {
             throw new MPIException(ERR_BUFFER, "a buffer is already attached; detach it first");
         }
         attachedBuffer = buffer;
-        attachedBufferBytes = buffer.length;
+        attachedBufferBytes = bytes;
     }
 
+    /**
+     * Detaches the attached buffer and returns it: the byte[] given to {@code Buffer_attach}, or
+     * the array behind an attached ByteBuffer (null for a direct one, whose caller holds it anyway).
+     */
     public static byte[] Buffer_detach() throws MPIException {
-        byte[] detached = attachedBuffer;
+        Object detached = attachedBuffer;
         attachedBuffer = null;
         attachedBufferBytes = -1;
-        return detached;
+        if (detached instanceof ByteBuffer buffer) {
+            return buffer.hasArray() ? buffer.array() : null;
+        }
+        return (byte[]) detached;
     }
 
     /**

@@ -1,10 +1,11 @@
 package mpi;
 
 /**
- * An MPI call failed. As in mpiJava 1.2 it is a checked exception; dist adds the MPI error class
- * (one of the {@code MPI.ERR_*} constants) so that a program can tell failures apart.
+ * An MPI call failed; dist adds the MPI error class (one of the {@code MPI.ERR_*} constants) so that
+ * a program can tell failures apart. Unchecked, as in MPJ Express: mpiJava 1.2 programs, which
+ * declare or catch it, compile unchanged, and so do MPJ Express programs, which need not.
  */
-public class MPIException extends Exception {
+public class MPIException extends RuntimeException {
     private static final long serialVersionUID = 1L;
     private final int errorClass;
 

@@ -188,9 +188,10 @@ public class Request {
         }
     }
 
+    /** The communicator of the first request that has one ({@link MPI#REQUEST_NULL} has none), or null. */
     private static Comm communicatorOf(Request[] requests) {
         for (Request request : requests) {
-            if (request != null) {
+            if (request != null && request.comm != null) {
                 return request.comm;
             }
         }

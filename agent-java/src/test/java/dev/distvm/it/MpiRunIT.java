@@ -31,7 +31,7 @@ class MpiRunIT {
         return Stream.of("p2p.PointToPoint", "p2p.LargeMessages", "environment.Environment", "collectives.DataMovement", "collectives.Reductions",
                         "collectives.Communicators", "collectives.Misuse", "topology.CartesianGrid",
                         "topology.CartesianSub", "topology.GraphTopology", "topology.InterCommunicator",
-                        "topology.TopologyErrors")
+                        "topology.TopologyErrors", "compat.MpjExpressApi")
                 .flatMap(program -> Stream.of(2, 4, 8).map(ranks -> Arguments.of(program, ranks)));
     }
 

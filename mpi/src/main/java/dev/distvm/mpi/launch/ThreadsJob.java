@@ -47,6 +47,7 @@ public final class ThreadsJob {
                                 + " so the ranks would share its statics and MPI's; move it to a package of its own");
                     }
                     Method main = program.getMethod("main", String[].class);
+                    main.setAccessible(true); // the class need not be public: java runs a main of any class
                     main.invoke(null, (Object) args.clone());
                 } catch (InvocationTargetException e) {
                     fail(me, e.getCause(), err, status, jobs);
