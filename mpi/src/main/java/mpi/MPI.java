@@ -117,7 +117,6 @@ public class MPI {
 
     private static Job job;
     private static boolean finalized;
-    private static int attachedBufferBytes = -1;
     /** The attached buffer: a byte[] (mpiJava) or a ByteBuffer (MPJ Express); null when none is. */
     private static Object attachedBuffer;
     private static final long START_NANOS = System.nanoTime();
@@ -186,20 +185,27 @@ public class MPI {
 
     /** Space for buffered sends ({@code Bsend}); one buffer at a time, as MPI defines. */
     public static void Buffer_attach(byte[] buffer) throws MPIException {
-        attach(buffer, buffer.length);
+        attach(buffer);
     }
 
     /** MPJ Express's form of {@link #Buffer_attach(byte[])}: its capacity is the space. */
     public static void Buffer_attach(ByteBuffer buffer) throws MPIException {
-        attach(buffer, buffer.capacity());
+        attach(buffer);
     }
 
-    private static void attach(Object buffer, int bytes) throws MPIException {
+    private static void attach(Object buffer) throws MPIException {
         if (attachedBuffer != null) {
             throw new MPIException(ERR_BUFFER, "a buffer is already attached; detach it first");
         }
         attachedBuffer = buffer;
-        attachedBufferBytes = bytes;
+    }
+
+    /** The space the attached buffer offers; 0 when none is attached. */
+    private static int attachedBytes() {
+        if (attachedBuffer instanceof ByteBuffer buffer) {
+            return buffer.capacity();
+        }
+        return attachedBuffer == null ? 0 : ((byte[]) attachedBuffer).length;
     }
 
     /**
@@ -209,7 +215,6 @@ public class MPI {
     public static byte[] Buffer_detach() throws MPIException {
         Object detached = attachedBuffer;
         attachedBuffer = null;
-        attachedBufferBytes = -1;
         if (detached instanceof ByteBuffer buffer) {
             return buffer.hasArray() ? buffer.array() : null;
         }
@@ -221,10 +226,11 @@ public class MPI {
      * attached buffer is never written; what MPI requires is that it be large enough.
      */
     static void checkAttachedBuffer(int packedBytes) throws MPIException {
-        if (attachedBufferBytes < packedBytes + BSEND_OVERHEAD) {
+        int attached = attachedBytes();
+        if (attached < packedBytes + BSEND_OVERHEAD) {
             throw new MPIException(ERR_BUFFER, "a buffered send of " + packedBytes + " bytes needs an attached buffer of at least "
                     + (packedBytes + BSEND_OVERHEAD) + " bytes (MPI.Buffer_attach); attached: "
-                    + Math.max(attachedBufferBytes, 0));
+                    + attached);
         }
     }
 

@@ -106,21 +106,19 @@ final class StartupArchiveWriter {
     private Set<String> classesToArchive(Path work) throws IOException {
         String fromDistJar = " source: " + distJar.toUri().toURL(); // file:/..., as the JVM logs it
         Set<String> classes = new TreeSet<>();
-        try (Stream<Path> logs = Files.list(work)) {
-            for (Path log : logs.filter(p -> p.getFileName().toString().startsWith(LOADED_LOG_PREFIX)).toList()) {
-                for (String line : Files.readAllLines(log)) {
-                    int source = line.indexOf(" source: ");
-                    if (source <= 0) {
-                        continue;
-                    }
-                    String name = line.substring(0, source);
-                    boolean archivable = line.startsWith(" source: jrt:/", source)
-                            || line.startsWith(" source: shared objects file", source)
-                            || line.startsWith(fromDistJar, source);
-                    // Hidden classes (lambdas) have a '/' in their name and are made again at each start.
-                    if (archivable && name.indexOf('/') < 0) {
-                        classes.add(name.replace('.', '/'));
-                    }
+        for (Path log : filesStartingWith(work, LOADED_LOG_PREFIX)) {
+            for (String line : Files.readAllLines(log)) {
+                int source = line.indexOf(" source: ");
+                if (source <= 0) {
+                    continue;
+                }
+                String name = line.substring(0, source);
+                boolean archivable = line.startsWith(" source: jrt:/", source)
+                        || line.startsWith(" source: shared objects file", source)
+                        || line.startsWith(fromDistJar, source);
+                // Hidden classes (lambdas) have a '/' in their name and are made again at each start.
+                if (archivable && name.indexOf('/') < 0) {
+                    classes.add(name.replace('.', '/'));
                 }
             }
         }
@@ -137,20 +135,25 @@ final class StartupArchiveWriter {
      */
     private static List<String> classListOf(Set<String> classes, Path work) throws IOException {
         Set<String> lines = new LinkedHashSet<>(classes);
-        try (Stream<Path> lists = Files.list(work)) {
-            for (Path list : lists.filter(p -> p.getFileName().toString().startsWith(CLASS_LIST_PREFIX)).sorted().toList()) {
-                for (String line : Files.readAllLines(list)) {
-                    String[] words = line.split(" ", 3);
-                    boolean archivedLambda = words[0].equals("@lambda-proxy") && words.length > 1 && classes.contains(words[1]);
-                    boolean resolvedForm = words[0].equals("@lambda-form-invoker") && words.length > 1
-                            && words[1].equals("[LF_RESOLVE]");
-                    if (archivedLambda || resolvedForm) {
-                        lines.add(line);
-                    }
+        for (Path list : filesStartingWith(work, CLASS_LIST_PREFIX)) {
+            for (String line : Files.readAllLines(list)) {
+                String[] words = line.split(" ", 3);
+                boolean archivedLambda = words[0].equals("@lambda-proxy") && words.length > 1 && classes.contains(words[1]);
+                boolean resolvedForm = words[0].equals("@lambda-form-invoker") && words.length > 1
+                        && words[1].equals("[LF_RESOLVE]");
+                if (archivedLambda || resolvedForm) {
+                    lines.add(line);
                 }
             }
         }
         return List.copyOf(lines);
+    }
+
+    /** The training's files in {@code work} whose names start with {@code prefix}, in name order. */
+    private static List<Path> filesStartingWith(Path work, String prefix) throws IOException {
+        try (Stream<Path> files = Files.list(work)) {
+            return files.filter(p -> p.getFileName().toString().startsWith(prefix)).sorted().toList();
+        }
     }
 
     private static void run(List<String> command, Path log, Map<String, String> environment)

@@ -22,7 +22,7 @@ final class StalenessBound implements Runnable {
     private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long COST_FACTOR = 10;
     /** The longest sleep of an idle node: a wake-up that never came costs no more than this. */
-    static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     /** One tick of a node: release what changed, then refresh; does nothing while nothing is shared or running. */
     interface Node {
