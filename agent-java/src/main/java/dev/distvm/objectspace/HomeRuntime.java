@@ -112,7 +112,6 @@ final class HomeRuntime {
                     // in the copies that node holds already too: the start is an acquire there.
                     space.writeRefresh(node.getId(), w);
                 });
-                placed.placed(thread, node);
                 startThere(thread, node, message);
                 return;
             } catch (UnsharableException e) {
@@ -127,20 +126,37 @@ final class HomeRuntime {
     }
 
     /**
-     * Sends a placed thread to its node. If that fails, the worker holds neither the thread nor
-     * what the message carried, and the home counts it as sent: the run ends, and this thread (the
-     * program's, in Thread.start) waits for the end rather than go on with a thread that never ran.
+     * Sends a placed thread to its node and returns without waiting for the node's answer, as
+     * {@code start()} returns before the new thread runs on one JVM: a program that starts one
+     * thread per node does not wait a round trip and the node's class loading per thread before the
+     * next (its own threads at the home among them) can start. What the thread may see travels in
+     * the message itself, and the node applies the home's messages in the order they were written;
+     * a question about the thread waits for the answer first ({@link PlacedThreads}). If the
+     * message cannot be delivered, the worker holds neither the thread nor what it carried, and the
+     * home counted it as sent: the run ends.
      */
     private void startThere(Thread thread, NodeInfo node, WireBuffer message) {
+        CompletableFuture<?> answered;
         try {
-            SpaceMessages.call(endpoint, node.getAddress(), NodeMessageType.SPACE_THREAD_START_VALUE, message,
+            answered = SpaceMessages.request(endpoint, node.getAddress(), NodeMessageType.SPACE_THREAD_START_VALUE, message,
                     java.time.Duration.ofSeconds(30));
         } catch (RuntimeException e) {
-            runEnd.endRun(node.getId(), Exits.CANNOT_RUN_COHERENTLY, "thread " + thread.getName()
-                    + " could not be started on node " + node.getId() + ": " + e.getMessage());
-            Exits.awaitExit();
+            answered = CompletableFuture.failedFuture(e);
         }
+        placed.placed(thread, node, answered);
         ThreadPlacement.record(thread.getName() + ": node " + node.getId());
+        answered.whenComplete((reply, failure) -> {
+            if (failure != null) {
+                runEnd.endRun(node.getId(), Exits.CANNOT_RUN_COHERENTLY, "thread " + thread.getName()
+                        + " could not be started on node " + node.getId() + ": " + reason(failure));
+            }
+        });
+    }
+
+    private static String reason(Throwable failure) {
+        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        return String.valueOf(cause.getMessage());
     }
 
     /** Ends the run from the home with {@code status}, printing {@code why}. */

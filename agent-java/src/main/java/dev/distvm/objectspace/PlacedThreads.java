@@ -1,6 +1,7 @@
 package dev.distvm.objectspace;
 
 import dev.distvm.coordinator.proto.NodeInfo;
+import dev.distvm.exit.Exits;
 import dev.distvm.node.proto.NodeMessageType;
 import dev.distvm.transport.Endpoint;
 import java.nio.ByteBuffer;
@@ -8,6 +9,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 
 /**
  * The home's record of the threads it placed on workers. The Thread object at the home stays the
@@ -25,11 +28,35 @@ final class PlacedThreads {
     private static final class Placed {
         Thread shell;
         final NodeInfo node;
+        /** The node's answer to the start: until it came, the node may not know the thread yet. */
+        final CompletableFuture<?> started;
         boolean ended;
 
-        Placed(Thread shell, NodeInfo node) {
+        Placed(Thread shell, NodeInfo node, CompletableFuture<?> started) {
             this.shell = shell;
             this.node = node;
+            this.started = started;
+        }
+
+        /** Waits until the node runs the thread (a failed start ends the run, which this waits for). */
+        void awaitStarted() {
+            boolean interrupted = false;
+            try {
+                while (true) {
+                    try {
+                        started.get();
+                        return;
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    } catch (ExecutionException e) {
+                        Exits.awaitExit();
+                    }
+                }
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
         }
     }
 
@@ -38,8 +65,8 @@ final class PlacedThreads {
     }
 
     @SuppressWarnings("deprecation") // getId: threadId() is Java 19+
-    synchronized void placed(Thread thread, NodeInfo node) {
-        Placed placed = new Placed(thread, node);
+    synchronized void placed(Thread thread, NodeInfo node, CompletableFuture<?> started) {
+        Placed placed = new Placed(thread, node, started);
         placedByThread.put(thread, placed);
         placedById.put(thread.getId(), placed);
     }
@@ -97,6 +124,7 @@ final class PlacedThreads {
                 return Thread.State.TERMINATED;
             }
         }
+        placed.awaitStarted();
         ByteBuffer state = SpaceMessages.call(endpoint, placed.node.getAddress(), NodeMessageType.SPACE_THREAD_STATE_VALUE,
                 SpaceMessages.ofLong(thread.getId()), java.time.Duration.ofSeconds(30));
         synchronized (this) {
@@ -113,6 +141,7 @@ final class PlacedThreads {
         if (placed.ended) {
             return;
         }
+        placed.awaitStarted(); // an interrupt sent before the start's answer could find no thread there
         // The thread's node interrupts it; if it is in a wait on a shared object, it passes the
         // interrupt on to its delegate here (only it knows whether the interrupt was consumed).
         SpaceMessages.send(endpoint, placed.node.getAddress(), NodeMessageType.SPACE_INTERRUPT_VALUE,
