@@ -2,10 +2,13 @@ package dev.distvm.objectspace;
 
 import dev.distvm.transport.WireBuffer;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /** Bulk operations on arrays of any primitive type, so twins of arrays compare and travel in bulk. */
 final class PrimitiveArrays {
+    private static final ByteOrder ELEMENT_ORDER = ByteOrder.LITTLE_ENDIAN;
+
     private PrimitiveArrays() {}
 
     static boolean isPrimitiveArray(Object holder) {
@@ -47,13 +50,17 @@ final class PrimitiveArrays {
         return copy;
     }
 
-    /** [type char][length][raw big-endian elements]. */
+    /**
+     * [type char][length][raw elements]. The elements are little-endian, the order of the machines
+     * the JDK runs on: the bulk puts and gets below are then plain copies, where big-endian elements
+     * cost a byte swap each way.
+     */
     static void write(WireBuffer out, Object array) {
         int length = java.lang.reflect.Array.getLength(array);
         Class<?> component = array.getClass().getComponentType();
         out.appendShort((short) descriptorOf(component));
         out.appendInt(length);
-        ByteBuffer bytes = out.appendView(length * sizeOf(component)); // the elements go straight into the message
+        ByteBuffer bytes = out.appendView(length * sizeOf(component)).order(ELEMENT_ORDER); // straight into the message
         if (array instanceof int[] x) {
             bytes.asIntBuffer().put(x);
         } else if (array instanceof double[] x) {
@@ -75,6 +82,12 @@ final class PrimitiveArrays {
         }
     }
 
+    /** The bytes {@link #write} takes for {@code array}. */
+    static long wireSize(Object array) {
+        return Short.BYTES + Integer.BYTES
+                + (long) java.lang.reflect.Array.getLength(array) * sizeOf(array.getClass().getComponentType());
+    }
+
     static Object read(ByteBuffer in) {
         char descriptor = in.getChar();
         int length = in.getInt();
@@ -82,7 +95,8 @@ final class PrimitiveArrays {
         if (length < 0 || (long) length * size > in.remaining()) {
             throw new IllegalArgumentException("object-space message: an array of " + length + " does not fit the message");
         }
-        ByteBuffer bytes = in.slice(in.position(), length * size); // the elements are read from the message itself
+        // the elements are read from the message itself
+        ByteBuffer bytes = in.slice(in.position(), length * size).order(ELEMENT_ORDER);
         in.position(in.position() + length * size);
         switch (descriptor) {
             case 'I' -> {

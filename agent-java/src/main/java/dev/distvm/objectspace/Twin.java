@@ -26,7 +26,15 @@ abstract class Twin {
     /** Gives a fresh holder the state another node sent (as {@link #state} wrote it) and returns its twin. */
     static Twin install(Object holder, Object[] state) {
         if (PrimitiveArrays.isPrimitiveArray(holder)) {
-            System.arraycopy(state[0], 0, holder, 0, java.lang.reflect.Array.getLength(holder));
+            Object arrived = state[0];
+            int length = java.lang.reflect.Array.getLength(holder);
+            if (arrived == null || arrived.getClass() != holder.getClass() || java.lang.reflect.Array.getLength(arrived) != length) {
+                throw new IllegalArgumentException("object-space message: the state of a " + holder.getClass().getSimpleName()
+                        + " of " + length + " elements is not such an array");
+            }
+            System.arraycopy(arrived, 0, holder, 0, length);
+            VarHandle.releaseFence();
+            return new ArrayTwin(arrived, length); // the message's array, which nothing else holds, is the twin
         } else {
             Slots slots = Slots.of(holder);
             for (int i = 0; i < state.length; i++) {
@@ -185,8 +193,14 @@ abstract class Twin {
         private long[] stamps;
 
         ArrayTwin(Object holder) {
-            this.length = java.lang.reflect.Array.getLength(holder);
-            this.agreed = PrimitiveArrays.copyOfRange(holder, 0, length);
+            this(PrimitiveArrays.copyOfRange(holder, 0, java.lang.reflect.Array.getLength(holder)),
+                    java.lang.reflect.Array.getLength(holder));
+        }
+
+        /** A twin of {@code agreed} itself, which the caller hands over. */
+        ArrayTwin(Object agreed, int length) {
+            this.agreed = agreed;
+            this.length = length;
         }
 
         @Override

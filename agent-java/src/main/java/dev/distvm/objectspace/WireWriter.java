@@ -30,7 +30,7 @@ final class WireWriter {
     private final Holders holders;
     private final WireBuffer message = new WireBuffer();
     private final WireBuffer headers = new WireBuffer();
-    private final WireBuffer states = new WireBuffer();
+    private final StateSegments states = new StateSegments();
     private final Deque<Object[]> pending = new ArrayDeque<>();
     private final List<Object> shared = new ArrayList<>();
     private int holderCount;
@@ -86,9 +86,10 @@ final class WireWriter {
         message.putLong(0, sequence);
         message.putLong(Long.BYTES, acknowledged);
         message.putInt(2 * Long.BYTES, message.length() - BODY_START);
+        message.reserve((int) Math.min(Integer.MAX_VALUE, Integer.BYTES + headers.length() + states.length()));
         message.appendInt(holderCount);
         message.appendBytes(headers);
-        message.appendBytes(states);
+        states.appendTo(message);
         return message;
     }
 
@@ -97,11 +98,21 @@ final class WireWriter {
             Object[] entry = pending.poll();
             Twin twin = (Twin) entry[1];
             Object[] values = twin.state();
-            states.appendInt(values.length);
+            WireBuffer out = states.room(sizeAbout(values, twin.inChunks()));
+            out.appendInt(values.length);
             for (Object v : values) {
-                writeSlotValue(states, v, twin.inChunks());
+                writeSlotValue(out, v, twin.inChunks());
             }
         }
+    }
+
+    /** About how many bytes {@link #writeSlotValue} takes for these values: exact for a primitive array's. */
+    private static long sizeAbout(Object[] values, boolean chunks) {
+        long bytes = Integer.BYTES;
+        for (Object v : values) {
+            bytes += chunks ? 1 + PrimitiveArrays.wireSize(v) : 16;
+        }
+        return bytes;
     }
 
     private long idFor(Object holder) {

@@ -140,6 +140,14 @@ public final class WireBuffer {
         return ByteBuffer.wrap(array, start, count).slice();
     }
 
+    /**
+     * Makes room for {@code count} more bytes at once: a caller that knows a message's size ahead
+     * grows the buffer once, where appending piece by piece would copy a large body at each doubling.
+     */
+    public void reserve(int count) {
+        at(length, count);
+    }
+
     /** The body's bytes, copied: for tests and for callers that must keep them past a reuse. */
     public byte[] toByteArray() {
         return Arrays.copyOfRange(array, HEADER_ROOM, HEADER_ROOM + length);
