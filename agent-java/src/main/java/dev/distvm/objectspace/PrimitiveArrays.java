@@ -8,6 +8,18 @@ import java.util.Arrays;
 /** Bulk operations on arrays of any primitive type, so twins of arrays compare and travel in bulk. */
 final class PrimitiveArrays {
     private static final ByteOrder ELEMENT_ORDER = ByteOrder.LITTLE_ENDIAN;
+    /** The bytes of elements a flag of {@link #writeWhole} stands for. */
+    static final int BLOCK_BYTES = 32;
+    /** Elements compared with zero at once before blocks are looked at one by one (a multiple of every block's count). */
+    private static final int ZERO_ELEMENTS = 1024;
+    private static final int[] ZERO_INTS = new int[ZERO_ELEMENTS];
+    private static final double[] ZERO_DOUBLES = new double[ZERO_ELEMENTS];
+    private static final long[] ZERO_LONGS = new long[ZERO_ELEMENTS];
+    private static final byte[] ZERO_BYTES = new byte[ZERO_ELEMENTS];
+    private static final char[] ZERO_CHARS = new char[ZERO_ELEMENTS];
+    private static final float[] ZERO_FLOATS = new float[ZERO_ELEMENTS];
+    private static final short[] ZERO_SHORTS = new short[ZERO_ELEMENTS];
+    private static final boolean[] ZERO_BOOLEANS = new boolean[ZERO_ELEMENTS];
 
     private PrimitiveArrays() {}
 
@@ -57,92 +69,192 @@ final class PrimitiveArrays {
      */
     static void write(WireBuffer out, Object array) {
         int length = java.lang.reflect.Array.getLength(array);
-        Class<?> component = array.getClass().getComponentType();
-        out.appendShort((short) descriptorOf(component));
+        out.appendShort((short) descriptorOf(array.getClass().getComponentType()));
         out.appendInt(length);
-        ByteBuffer bytes = out.appendView(length * sizeOf(component)).order(ELEMENT_ORDER); // straight into the message
-        if (array instanceof int[] x) {
-            bytes.asIntBuffer().put(x);
-        } else if (array instanceof double[] x) {
-            bytes.asDoubleBuffer().put(x);
-        } else if (array instanceof long[] x) {
-            bytes.asLongBuffer().put(x);
-        } else if (array instanceof byte[] x) {
-            bytes.put(x);
-        } else if (array instanceof char[] x) {
-            bytes.asCharBuffer().put(x);
-        } else if (array instanceof float[] x) {
-            bytes.asFloatBuffer().put(x);
-        } else if (array instanceof short[] x) {
-            bytes.asShortBuffer().put(x);
-        } else {
-            for (boolean b : (boolean[]) array) {
-                bytes.put((byte) (b ? 1 : 0));
-            }
-        }
-    }
-
-    /** The bytes {@link #write} takes for {@code array}. */
-    static long wireSize(Object array) {
-        return Short.BYTES + Integer.BYTES
-                + (long) java.lang.reflect.Array.getLength(array) * sizeOf(array.getClass().getComponentType());
+        put(out, array, 0, length);
     }
 
     static Object read(ByteBuffer in) {
         char descriptor = in.getChar();
         int length = in.getInt();
-        int size = sizeOf(descriptor);
-        if (length < 0 || (long) length * size > in.remaining()) {
+        if (length < 0 || (long) length * sizeOf(descriptor) > in.remaining()) {
             throw new IllegalArgumentException("object-space message: an array of " + length + " does not fit the message");
         }
-        // the elements are read from the message itself
-        ByteBuffer bytes = in.slice(in.position(), length * size).order(ELEMENT_ORDER);
-        in.position(in.position() + length * size);
-        switch (descriptor) {
-            case 'I' -> {
-                int[] x = new int[length];
-                bytes.asIntBuffer().get(x);
-                return x;
+        Object array = newArray(descriptor, length);
+        get(in, array, 0, length);
+        return array;
+    }
+
+    /**
+     * A whole array as a holder's state: [type char][length][a flag byte per block of
+     * {@value #BLOCK_BYTES} bytes of elements, 1 if the block travels][the elements of the blocks
+     * that travel]. Blocks of zeros stay behind, as a new array holds them already: result arrays
+     * that threads are about to fill cost a byte per block instead of their size. Blocks are small
+     * so that what a reader makes stays within what its input justifies (at most
+     * {@value #BLOCK_BYTES} bytes of array per byte of message, twice over with the holder).
+     */
+    static void writeWhole(WireBuffer out, Object array) {
+        int length = java.lang.reflect.Array.getLength(array);
+        char descriptor = descriptorOf(array.getClass().getComponentType());
+        int perBlock = BLOCK_BYTES / sizeOf(descriptor);
+        byte[] carried = new byte[blocks(length, perBlock)];
+        for (int chunk = 0; chunk < length; chunk += ZERO_ELEMENTS) {
+            int chunkEnd = Math.min(length, chunk + ZERO_ELEMENTS);
+            if (isZero(array, chunk, chunkEnd)) {
+                continue; // most zeros are in long runs: one compare per chunk
             }
-            case 'D' -> {
-                double[] x = new double[length];
-                bytes.asDoubleBuffer().get(x);
-                return x;
-            }
-            case 'J' -> {
-                long[] x = new long[length];
-                bytes.asLongBuffer().get(x);
-                return x;
-            }
-            case 'B' -> {
-                byte[] x = new byte[length];
-                bytes.get(x);
-                return x;
-            }
-            case 'C' -> {
-                char[] x = new char[length];
-                bytes.asCharBuffer().get(x);
-                return x;
-            }
-            case 'F' -> {
-                float[] x = new float[length];
-                bytes.asFloatBuffer().get(x);
-                return x;
-            }
-            case 'S' -> {
-                short[] x = new short[length];
-                bytes.asShortBuffer().get(x);
-                return x;
-            }
-            case 'Z' -> {
-                boolean[] x = new boolean[length];
-                for (int i = 0; i < length; i++) {
-                    x[i] = bytes.get(i) != 0;
+            for (int block = chunk; block < chunkEnd; block += perBlock) {
+                if (!isZero(array, block, Math.min(chunkEnd, block + perBlock))) {
+                    carried[block / perBlock] = 1;
                 }
-                return x;
             }
-            default -> throw new IllegalArgumentException("object-space message: unknown array type " + descriptor);
         }
+        out.appendShort((short) descriptor);
+        out.appendInt(length);
+        out.appendBytes(carried);
+        forEachRun(carried, perBlock, length, (from, to) -> put(out, array, from, to - from));
+    }
+
+    /** The most bytes {@link #writeWhole} takes for {@code array}. */
+    static long wholeWireSize(Object array) {
+        int length = java.lang.reflect.Array.getLength(array);
+        int size = sizeOf(array.getClass().getComponentType());
+        return Short.BYTES + Integer.BYTES + blocks(length, BLOCK_BYTES / size) + (long) length * size;
+    }
+
+    static Object readWhole(ByteBuffer in) {
+        char descriptor = in.getChar();
+        int length = in.getInt();
+        int perBlock = BLOCK_BYTES / sizeOf(descriptor);
+        if (length < 0 || blocks(length, perBlock) > in.remaining()) {
+            throw new IllegalArgumentException("object-space message: an array of " + length + " does not fit the message");
+        }
+        byte[] carried = new byte[blocks(length, perBlock)];
+        in.get(carried);
+        for (byte flag : carried) {
+            if (flag != 0 && flag != 1) {
+                throw new IllegalArgumentException("object-space message: an array block flagged " + flag);
+            }
+        }
+        Object array = newArray(descriptor, length);
+        forEachRun(carried, perBlock, length, (from, to) -> get(in, array, from, to - from));
+        return array;
+    }
+
+    /** The fewest bytes of message the whole state of such an array takes: its block flags (see {@link #readWhole}). */
+    static long leastWholeBytes(Class<?> component, int length) {
+        return blocks(length, BLOCK_BYTES / sizeOf(component));
+    }
+
+    private static int blocks(int length, int perBlock) {
+        return (int) (((long) length + perBlock - 1) / perBlock);
+    }
+
+    /** Calls {@code run} with each [from, to) of elements that consecutive carried blocks cover. */
+    private static void forEachRun(byte[] carried, int perBlock, int length, RunConsumer run) {
+        for (int block = 0; block < carried.length; block++) {
+            if (carried[block] != 0) {
+                int first = block;
+                while (block + 1 < carried.length && carried[block + 1] != 0) {
+                    block++;
+                }
+                run.accept(first * perBlock, (int) Math.min(length, (long) (block + 1) * perBlock));
+            }
+        }
+    }
+
+    private interface RunConsumer {
+        void accept(int from, int to);
+    }
+
+    private static boolean isZero(Object array, int from, int to) {
+        int count = to - from;
+        if (array instanceof int[] x) {
+            return Arrays.mismatch(x, from, to, ZERO_INTS, 0, count) < 0;
+        } else if (array instanceof double[] x) {
+            return Arrays.mismatch(x, from, to, ZERO_DOUBLES, 0, count) < 0; // -0.0 and NaN are not zeros
+        } else if (array instanceof long[] x) {
+            return Arrays.mismatch(x, from, to, ZERO_LONGS, 0, count) < 0;
+        } else if (array instanceof byte[] x) {
+            return Arrays.mismatch(x, from, to, ZERO_BYTES, 0, count) < 0;
+        } else if (array instanceof char[] x) {
+            return Arrays.mismatch(x, from, to, ZERO_CHARS, 0, count) < 0;
+        } else if (array instanceof float[] x) {
+            return Arrays.mismatch(x, from, to, ZERO_FLOATS, 0, count) < 0;
+        } else if (array instanceof short[] x) {
+            return Arrays.mismatch(x, from, to, ZERO_SHORTS, 0, count) < 0;
+        } else {
+            return Arrays.mismatch((boolean[]) array, from, to, ZERO_BOOLEANS, 0, count) < 0;
+        }
+    }
+
+    /** Elements [from, from + count) of {@code array}, straight into the message. */
+    private static void put(WireBuffer out, Object array, int from, int count) {
+        ByteBuffer bytes = out.appendView(count * sizeOf(array.getClass().getComponentType())).order(ELEMENT_ORDER);
+        if (array instanceof int[] x) {
+            bytes.asIntBuffer().put(x, from, count);
+        } else if (array instanceof double[] x) {
+            bytes.asDoubleBuffer().put(x, from, count);
+        } else if (array instanceof long[] x) {
+            bytes.asLongBuffer().put(x, from, count);
+        } else if (array instanceof byte[] x) {
+            bytes.put(x, from, count);
+        } else if (array instanceof char[] x) {
+            bytes.asCharBuffer().put(x, from, count);
+        } else if (array instanceof float[] x) {
+            bytes.asFloatBuffer().put(x, from, count);
+        } else if (array instanceof short[] x) {
+            bytes.asShortBuffer().put(x, from, count);
+        } else {
+            boolean[] x = (boolean[]) array;
+            for (int i = from; i < from + count; i++) {
+                bytes.put((byte) (x[i] ? 1 : 0));
+            }
+        }
+    }
+
+    /** Elements [from, from + count) of {@code array}, read from the message itself. */
+    private static void get(ByteBuffer in, Object array, int from, int count) {
+        int size = count * sizeOf(array.getClass().getComponentType());
+        if (size > in.remaining()) {
+            throw new IllegalArgumentException("object-space message: " + count + " array elements do not fit the message");
+        }
+        ByteBuffer bytes = in.slice(in.position(), size).order(ELEMENT_ORDER);
+        in.position(in.position() + size);
+        if (array instanceof int[] x) {
+            bytes.asIntBuffer().get(x, from, count);
+        } else if (array instanceof double[] x) {
+            bytes.asDoubleBuffer().get(x, from, count);
+        } else if (array instanceof long[] x) {
+            bytes.asLongBuffer().get(x, from, count);
+        } else if (array instanceof byte[] x) {
+            bytes.get(x, from, count);
+        } else if (array instanceof char[] x) {
+            bytes.asCharBuffer().get(x, from, count);
+        } else if (array instanceof float[] x) {
+            bytes.asFloatBuffer().get(x, from, count);
+        } else if (array instanceof short[] x) {
+            bytes.asShortBuffer().get(x, from, count);
+        } else {
+            boolean[] x = (boolean[]) array;
+            for (int i = 0; i < count; i++) {
+                x[from + i] = bytes.get(i) != 0;
+            }
+        }
+    }
+
+    private static Object newArray(char descriptor, int length) {
+        return switch (descriptor) {
+            case 'I' -> new int[length];
+            case 'D' -> new double[length];
+            case 'J' -> new long[length];
+            case 'B' -> new byte[length];
+            case 'C' -> new char[length];
+            case 'F' -> new float[length];
+            case 'S' -> new short[length];
+            case 'Z' -> new boolean[length];
+            default -> throw new IllegalArgumentException("object-space message: unknown array type " + descriptor);
+        };
     }
 
     private static char descriptorOf(Class<?> component) {

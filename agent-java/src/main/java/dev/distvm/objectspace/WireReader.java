@@ -124,6 +124,7 @@ final class WireReader {
         int[] leasesFromBirth = new int[count];
         Object[] created = new Object[count];
         boolean[] isNew = new boolean[count];
+        long leastStateBytes = 0;
         for (int i = 0; i < count; i++) {
             ids[i] = in.getLong();
             created[i] = holders.byId(ids[i]);
@@ -135,7 +136,12 @@ final class WireReader {
                         + types[i].getName());
             }
             lengths[i] = kinds[i] == Holders.Kind.ARRAY ? in.getInt() : 0;
-            bounded(in, lengths[i]);
+            // The states follow the headers, each at least this long: all of them must fit what is
+            // left, so that the holders made below stay within what the message justifies.
+            leastStateBytes += leastStateBytes(types[i], lengths[i]);
+            if (lengths[i] < 0 || leastStateBytes > in.remaining()) {
+                throw new IllegalArgumentException("object-space message: an array of " + lengths[i] + " does not fit the message");
+            }
             identityHashes[i] = kinds[i] == Holders.Kind.STATICS ? 0 : in.getInt();
             leasesFromBirth[i] = kinds[i] == Holders.Kind.STATICS ? Holders.NO_LEASE : in.getInt();
         }
@@ -163,6 +169,15 @@ final class WireReader {
         }
     }
 
+    /** A primitive array's state may leave its blocks of zeros out ({@link PrimitiveArrays#writeWhole}); any other takes a byte per element at least. */
+    private static long leastStateBytes(Class<?> type, int length) {
+        Class<?> component = type.getComponentType();
+        if (component == null || length < 0) {
+            return 0;
+        }
+        return component.isPrimitive() ? PrimitiveArrays.leastWholeBytes(component, length) : length;
+    }
+
     private Object read() {
         int tag = Byte.toUnsignedInt(in.get());
         return switch (tag) {
@@ -180,7 +195,7 @@ final class WireReader {
             case WireWriter.CLASS -> load(string(in));
             case WireWriter.ENUM -> enumConstant(string(in), string(in));
             case WireWriter.REF -> resolve(in.getLong());
-            case WireWriter.CHUNK -> PrimitiveArrays.read(in);
+            case WireWriter.CHUNK -> PrimitiveArrays.readWhole(in);
             case WireWriter.RUN -> MaskedRun.read(in);
             case WireWriter.LAMBDA -> Lambdas.read(this);
             default -> throw new IllegalArgumentException("object-space message: unknown value tag " + tag);

@@ -110,7 +110,7 @@ final class WireWriter {
     private static long sizeAbout(Object[] values, boolean chunks) {
         long bytes = Integer.BYTES;
         for (Object v : values) {
-            bytes += chunks ? 1 + PrimitiveArrays.wireSize(v) : 16;
+            bytes += chunks ? 1 + PrimitiveArrays.wholeWireSize(v) : 16;
         }
         return bytes;
     }
@@ -148,7 +148,7 @@ final class WireWriter {
             run.write(out);
         } else if (chunk) {
             out.appendByte((byte) CHUNK);
-            PrimitiveArrays.write(out, value);
+            PrimitiveArrays.writeWhole(out, value);
         } else {
             write(out, value);
         }
