@@ -27,32 +27,26 @@ final class MaskedRun {
     /** The changes of [from, from + length) of {@code current} against {@code agreed}, or null when none. */
     static MaskedRun diff(Object current, Object agreed, int from, int length) {
         long[] mask = new long[(length + 63) >>> 6];
-        int count = 0;
-        Elements elements = Elements.of(current);
-        for (int i = 0; i < length; i++) {
-            if (!elements.same(current, from + i, agreed, from + i)) {
-                mask[i >>> 6] |= 1L << i;
-                count++;
-            }
-        }
+        int count = Elements.of(current).differences(current, agreed, from, length, mask);
         if (count == 0) {
             return null;
         }
         Object values = java.lang.reflect.Array.newInstance(current.getClass().getComponentType(), count);
-        int next = 0;
-        for (int i = nextSet(mask, 0); i >= 0; i = nextSet(mask, i + 1)) {
-            elements.copy(current, from + i, values, next++);
-        }
+        int[] next = {0};
+        forEachRun(mask, length, (start, end) -> {
+            System.arraycopy(current, from + start, values, next[0], end - start);
+            next[0] += end - start;
+        });
         return new MaskedRun(length, mask, values);
     }
 
-    /** Writes the changed elements into {@code target} at {@code from}. */
+    /** Writes the changed elements into {@code target} at {@code from}: a copy per run of changed elements. */
     void applyTo(Object target, int from) {
-        Elements elements = Elements.of(target);
-        int next = 0;
-        for (int i = nextSet(mask, 0); i >= 0; i = nextSet(mask, i + 1)) {
-            elements.copy(values, next++, target, from + i);
-        }
+        int[] next = {0};
+        forEachRun(mask, length, (start, end) -> {
+            System.arraycopy(values, next[0], target, from + start, end - start);
+            next[0] += end - start;
+        });
     }
 
     /**
@@ -77,15 +71,18 @@ final class MaskedRun {
      * itself when there are none, null when nothing is left.
      */
     MaskedRun notStampedAfter(long[] stamps, int from, long acknowledged) {
-        long[] kept = null;
-        for (int i = nextSet(mask, 0); i >= 0; i = nextSet(mask, i + 1)) {
-            if (stamps[from + i] > acknowledged) {
-                if (kept == null) {
-                    kept = mask.clone();
+        long[][] keptHolder = {null};
+        forEachRun(mask, length, (start, end) -> {
+            for (int i = start; i < end; i++) {
+                if (stamps[from + i] > acknowledged) {
+                    if (keptHolder[0] == null) {
+                        keptHolder[0] = mask.clone();
+                    }
+                    keptHolder[0][i >>> 6] &= ~(1L << i);
                 }
-                kept[i >>> 6] &= ~(1L << i);
             }
-        }
+        });
+        long[] kept = keptHolder[0];
         if (kept == null) {
             return this;
         }
@@ -96,13 +93,12 @@ final class MaskedRun {
         if (count == 0) {
             return null;
         }
-        Elements elements = Elements.of(values);
         Object keptValues = java.lang.reflect.Array.newInstance(values.getClass().getComponentType(), count);
         int next = 0;
         int taken = 0;
         for (int i = nextSet(mask, 0); i >= 0; i = nextSet(mask, i + 1), next++) {
             if ((kept[i >>> 6] & (1L << i)) != 0) {
-                elements.copy(values, next, keptValues, taken++);
+                System.arraycopy(values, next, keptValues, taken++, 1);
             }
         }
         return new MaskedRun(length, kept, keptValues);
@@ -110,9 +106,7 @@ final class MaskedRun {
 
     /** Records {@code release} as the latest release to have carried each element of this run. */
     void stamp(long[] stamps, int from, long release) {
-        for (int i = nextSet(mask, 0); i >= 0; i = nextSet(mask, i + 1)) {
-            stamps[from + i] = release;
-        }
+        forEachRun(mask, length, (start, end) -> java.util.Arrays.fill(stamps, from + start, from + end, release));
     }
 
     void write(WireBuffer out) {
@@ -134,11 +128,46 @@ final class MaskedRun {
             mask[w] = in.getLong();
             count += Long.bitCount(mask[w]);
         }
+        if ((length & 63) != 0 && mask[mask.length - 1] >>> (length & 63) != 0) {
+            throw new IllegalArgumentException("object-space message: a run's mask goes past its " + length + " elements");
+        }
         Object values = PrimitiveArrays.read(in);
         if (java.lang.reflect.Array.getLength(values) != count) {
             throw new IllegalArgumentException("object-space message: a run's mask and values disagree");
         }
         return new MaskedRun(length, mask, values);
+    }
+
+    private interface Run {
+        void accept(int start, int end);
+    }
+
+    /** Calls {@code run} with each [start, end) of consecutive set bits of {@code mask}, in order. */
+    private static void forEachRun(long[] mask, int length, Run run) {
+        int start = nextSet(mask, 0);
+        while (start >= 0) {
+            int end = nextClear(mask, start + 1, length);
+            run.accept(start, end);
+            start = end < length ? nextSet(mask, end + 1) : -1;
+        }
+    }
+
+    /** The first clear bit at or after {@code from}, or {@code length} when there is none before it. */
+    private static int nextClear(long[] mask, int from, int length) {
+        int word = from >>> 6;
+        if (word >= mask.length) {
+            return length;
+        }
+        long bits = ~mask[word] & (-1L << from);
+        while (true) {
+            if (bits != 0) {
+                return Math.min(length, (word << 6) + Long.numberOfTrailingZeros(bits));
+            }
+            if (++word == mask.length) {
+                return length;
+            }
+            bits = ~mask[word];
+        }
     }
 
     private static int nextSet(long[] mask, int from) {
@@ -158,94 +187,89 @@ final class MaskedRun {
         }
     }
 
-    /** Element access without boxing for the common element types; boxed for the rest. */
-    private abstract static class Elements {
+    /**
+     * Finds the elements of a window that differ: one loop per common element type, so that the
+     * compare is not a call per element; the other types hop from difference to difference with
+     * the vectorized mismatch (floating-point elements compare by their bits).
+     */
+    private static class Elements {
+        private static final Elements ANY = new Elements();
         private static final Elements INTS = new Elements() {
             @Override
-            boolean same(Object a, int i, Object b, int j) {
-                return ((int[]) a)[i] == ((int[]) b)[j];
-            }
-
-            @Override
-            void copy(Object from, int i, Object to, int j) {
-                ((int[]) to)[j] = ((int[]) from)[i];
+            int differences(Object current, Object agreed, int from, int length, long[] mask) {
+                int[] c = (int[]) current;
+                int[] a = (int[]) agreed;
+                int count = 0;
+                for (int i = 0; i < length; i++) {
+                    if (c[from + i] != a[from + i]) {
+                        count += mark(mask, i);
+                    }
+                }
+                return count;
             }
         };
         private static final Elements LONGS = new Elements() {
             @Override
-            boolean same(Object a, int i, Object b, int j) {
-                return ((long[]) a)[i] == ((long[]) b)[j];
-            }
-
-            @Override
-            void copy(Object from, int i, Object to, int j) {
-                ((long[]) to)[j] = ((long[]) from)[i];
+            int differences(Object current, Object agreed, int from, int length, long[] mask) {
+                long[] c = (long[]) current;
+                long[] a = (long[]) agreed;
+                int count = 0;
+                for (int i = 0; i < length; i++) {
+                    if (c[from + i] != a[from + i]) {
+                        count += mark(mask, i);
+                    }
+                }
+                return count;
             }
         };
         private static final Elements DOUBLES = new Elements() {
             @Override
-            boolean same(Object a, int i, Object b, int j) {
-                return Double.doubleToRawLongBits(((double[]) a)[i]) == Double.doubleToRawLongBits(((double[]) b)[j]);
-            }
-
-            @Override
-            void copy(Object from, int i, Object to, int j) {
-                ((double[]) to)[j] = ((double[]) from)[i];
+            int differences(Object current, Object agreed, int from, int length, long[] mask) {
+                double[] c = (double[]) current;
+                double[] a = (double[]) agreed;
+                int count = 0;
+                for (int i = 0; i < length; i++) {
+                    if (Double.doubleToRawLongBits(c[from + i]) != Double.doubleToRawLongBits(a[from + i])) {
+                        count += mark(mask, i);
+                    }
+                }
+                return count;
             }
         };
         private static final Elements BYTES = new Elements() {
             @Override
-            boolean same(Object a, int i, Object b, int j) {
-                return ((byte[]) a)[i] == ((byte[]) b)[j];
-            }
-
-            @Override
-            void copy(Object from, int i, Object to, int j) {
-                ((byte[]) to)[j] = ((byte[]) from)[i];
-            }
-        };
-        private static final Elements FLOATS = new Elements() {
-            @Override
-            boolean same(Object a, int i, Object b, int j) {
-                return Float.floatToRawIntBits(((float[]) a)[i]) == Float.floatToRawIntBits(((float[]) b)[j]);
-            }
-
-            @Override
-            void copy(Object from, int i, Object to, int j) {
-                ((float[]) to)[j] = ((float[]) from)[i];
-            }
-        };
-        private static final Elements CHARS = new Elements() {
-            @Override
-            boolean same(Object a, int i, Object b, int j) {
-                return ((char[]) a)[i] == ((char[]) b)[j];
-            }
-
-            @Override
-            void copy(Object from, int i, Object to, int j) {
-                ((char[]) to)[j] = ((char[]) from)[i];
-            }
-        };
-        private static final Elements OTHERS = new Elements() {
-            @Override
-            boolean same(Object a, int i, Object b, int j) {
-                return java.lang.reflect.Array.get(a, i).equals(java.lang.reflect.Array.get(b, j));
-            }
-
-            @Override
-            void copy(Object from, int i, Object to, int j) {
-                java.lang.reflect.Array.set(to, j, java.lang.reflect.Array.get(from, i));
+            int differences(Object current, Object agreed, int from, int length, long[] mask) {
+                byte[] c = (byte[]) current;
+                byte[] a = (byte[]) agreed;
+                int count = 0;
+                for (int i = 0; i < length; i++) {
+                    if (c[from + i] != a[from + i]) {
+                        count += mark(mask, i);
+                    }
+                }
+                return count;
             }
         };
 
         static Elements of(Object array) {
             return array instanceof int[] ? INTS : array instanceof double[] ? DOUBLES
-                    : array instanceof long[] ? LONGS : array instanceof byte[] ? BYTES
-                    : array instanceof float[] ? FLOATS : array instanceof char[] ? CHARS : OTHERS;
+                    : array instanceof long[] ? LONGS : array instanceof byte[] ? BYTES : ANY;
         }
 
-        abstract boolean same(Object a, int i, Object b, int j);
+        private static int mark(long[] mask, int i) {
+            mask[i >>> 6] |= 1L << i;
+            return 1;
+        }
 
-        abstract void copy(Object from, int i, Object to, int j);
+        /** Sets the bit of each element of [from, from + length) that differs between the two arrays; returns how many. */
+        int differences(Object current, Object agreed, int from, int length, long[] mask) {
+            int end = from + length;
+            int count = 0;
+            for (int at = PrimitiveArrays.mismatch(current, agreed, from, end); at >= 0;
+                    at = at + 1 < end ? PrimitiveArrays.mismatch(current, agreed, at + 1, end) : -1) {
+                count += mark(mask, at - from);
+            }
+            return count;
+        }
     }
 }
