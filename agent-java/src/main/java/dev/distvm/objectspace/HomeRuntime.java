@@ -136,13 +136,8 @@ final class HomeRuntime {
      * home counted it as sent: the run ends.
      */
     private void startThere(Thread thread, NodeInfo node, WireBuffer message) {
-        CompletableFuture<?> answered;
-        try {
-            answered = SpaceMessages.request(endpoint, node.getAddress(), NodeMessageType.SPACE_THREAD_START_VALUE, message,
-                    java.time.Duration.ofSeconds(30));
-        } catch (RuntimeException e) {
-            answered = CompletableFuture.failedFuture(e);
-        }
+        // Recorded before the message leaves: a short thread's end may arrive before the answer.
+        CompletableFuture<Object> answered = new CompletableFuture<>();
         placed.placed(thread, node, answered);
         ThreadPlacement.record(thread.getName() + ": node " + node.getId());
         answered.whenComplete((reply, failure) -> {
@@ -151,6 +146,18 @@ final class HomeRuntime {
                         + " could not be started on node " + node.getId() + ": " + reason(failure));
             }
         });
+        try {
+            SpaceMessages.request(endpoint, node.getAddress(), NodeMessageType.SPACE_THREAD_START_VALUE, message,
+                    java.time.Duration.ofSeconds(30)).whenComplete((reply, failure) -> {
+                        if (failure != null) {
+                            answered.completeExceptionally(failure);
+                        } else {
+                            answered.complete(reply);
+                        }
+                    });
+        } catch (RuntimeException e) {
+            answered.completeExceptionally(e);
+        }
     }
 
     private static String reason(Throwable failure) {
