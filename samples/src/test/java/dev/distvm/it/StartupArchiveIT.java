@@ -84,6 +84,22 @@ class StartupArchiveIT {
                 runByTheDistScript(Map.of("CLASSPATH", testClasses), ClassPathPrinter.class.getName()));
     }
 
+    @Test
+    void aProgramThatRecordsWithJfrRunsWithoutTheArchive() throws Exception {
+        // The archive of this build, as `./dist run` writes it outside tests: with it, JDK 17 crashed
+        // at start when the program's options started a flight recording.
+        try (Jvm writer = Jvm.start(Map.of(), List.of("-jar", Jvm.DIST_JAR.toString(), "archive"))) {
+            assertEquals(0, writer.awaitExit(Duration.ofSeconds(300)), writer.output());
+        }
+        assertEquals(2, StartupArchive.jvmOptions(Jvm.DIST_JAR).size(), "the build's archive is not taken");
+        Path recording = temp.resolve("run.jfr");
+        List<String> program = new ArrayList<>(List.of("-XX:StartFlightRecording=filename=" + recording,
+                "-Xlog:jfr+startup=off", "-cp", SAMPLES.toString()));
+        program.addAll(PI); // an application class: the crash came with the first class dist rewrote
+        assertEquals(Jvm.plainStdout(SAMPLES.toString(), PI), runByTheDistScript(Map.of(), program.toArray(String[]::new)));
+        assertTrue(Files.size(recording) > 0, "an empty recording at " + recording);
+    }
+
     private static List<String> runByTheDistScript(Map<String, String> environment, String... program)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(DIST.toString(), "run", "--nodes", "1", "--"));
