@@ -102,12 +102,18 @@ final class HomeRuntime {
                 Object root = ThreadTasks.root(thread);
                 statics.refuseUnsharable(root);
                 space.refuseUnsharable(root);
+                List<Class<?>> staticsUsed = statics.initializedStatics(root);
                 WireBuffer message = space.write(node.getId(), w -> {
                     w.body().appendLong(thread.getId());
                     w.body().appendString(thread.getName());
                     w.body().appendBoolean(thread.isDaemon());
                     w.body().appendInt(thread.getPriority());
                     ThreadTasks.write(thread, root, w);
+                    // The statics its code uses, which it would fetch at once, one round trip each,
+                    // while the home's own threads compete with the answer for the home's CPU; the
+                    // ones the node holds already cost their id.
+                    w.body().appendInt(staticsUsed.size());
+                    staticsUsed.forEach(w::ref);
                     // Everything that happened-before start() must be visible to the thread,
                     // in the copies that node holds already too: the start is an acquire there.
                     space.writeRefresh(node.getId(), w);

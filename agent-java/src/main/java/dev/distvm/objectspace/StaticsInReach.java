@@ -52,8 +52,8 @@ final class StaticsInReach {
         }
     }
 
-    /** What the code of one entry method reaches: the statics it fetches, the by-value types it locks. */
-    private record Reached(List<Field> statics, List<Class<?>> lockedValues) {}
+    /** What the code of one entry method reaches: the classes whose statics it uses, their fields, the by-value types it locks. */
+    private record Reached(List<Class<?>> owners, List<Field> statics, List<Class<?>> lockedValues) {}
 
     private final Map<Entry, Reached> byEntry = new ConcurrentHashMap<>();
 
@@ -79,6 +79,26 @@ final class StaticsInReach {
                 throw refusal(field.getType(), field);
             }
         }
+    }
+
+    /**
+     * The classes whose statics the code {@code root} starts uses and which the home has initialized
+     * (call after {@link #refuseUnsharable}): a worker would fetch them at the thread's first use, so
+     * they may travel with its start, a snapshot taken when the start's refresh is. One not
+     * initialized yet stays behind: fetching it would run its initializer before the program did.
+     */
+    List<Class<?>> initializedStatics(Object root) {
+        Entry entry = entryOf(root);
+        if (entry == null) {
+            return List.of();
+        }
+        List<Class<?>> initialized = new ArrayList<>();
+        for (Class<?> owner : byEntry.computeIfAbsent(entry, StaticsInReach::reached).owners()) {
+            if (!owner.isEnum() && !owner.isInterface() && isInitialized(owner)) {
+                initialized.add(owner);
+            }
+        }
+        return initialized;
     }
 
     private static UnsharableException refusal(Class<?> type, Field field) {
@@ -129,7 +149,7 @@ final class StaticsInReach {
                 lockedValues.add(type);
             }
         }
-        return new Reached(List.copyOf(statics), List.copyOf(lockedValues));
+        return new Reached(List.copyOf(owners), List.copyOf(statics), List.copyOf(lockedValues));
     }
 
     private static Class<?> typeOf(ClassLoader loader, String descriptor) {

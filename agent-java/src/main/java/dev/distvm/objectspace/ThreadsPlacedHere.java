@@ -59,6 +59,11 @@ final class ThreadsPlacedHere {
             boolean daemon = reader.body().get() != 0;
             int priority = reader.body().getInt();
             Runnable task = ThreadTasks.read(reader);
+            int staticsSent = reader.body().getInt(); // installed as the message arrived, like fetched ones
+            WireReader.bounded(reader.body(), staticsSent);
+            for (int i = 0; i < staticsSent; i++) {
+                reader.ref();
+            }
             space.applyChanges(reader, acknowledged); // what happened-before start(), into copies held here
             Thread thread = new Thread(() -> runPlaced(id, name, daemon, priority, task), name);
             thread.setDaemon(daemon);
