@@ -89,7 +89,8 @@ final class PrimitiveArrays {
      * A whole array as a holder's state: [type char][length][a flag byte per block of
      * {@value #BLOCK_BYTES} bytes of elements, 1 if the block travels][the elements of the blocks
      * that travel]. Blocks of zeros stay behind, as a new array holds them already: result arrays
-     * that threads are about to fill cost a byte per block instead of their size. Blocks are small
+     * that threads are about to fill cost a byte per block instead of their size (the writer leaves
+     * out the blocks of chunks of {@value #ZERO_ELEMENTS} elements that are all zero). Blocks are small
      * so that what a reader makes stays within what its input justifies (at most
      * {@value #BLOCK_BYTES} bytes of array per byte of message, twice over with the holder).
      */
@@ -100,13 +101,10 @@ final class PrimitiveArrays {
         byte[] carried = new byte[blocks(length, perBlock)];
         for (int chunk = 0; chunk < length; chunk += ZERO_ELEMENTS) {
             int chunkEnd = Math.min(length, chunk + ZERO_ELEMENTS);
-            if (isZero(array, chunk, chunkEnd)) {
-                continue; // most zeros are in long runs: one compare per chunk
-            }
-            for (int block = chunk; block < chunkEnd; block += perBlock) {
-                if (!isZero(array, block, Math.min(chunkEnd, block + perBlock))) {
-                    carried[block / perBlock] = 1;
-                }
+            // One compare per chunk: the zeros worth leaving behind come in long runs (arrays not
+            // written yet), and a compare per block cost more than it saved on arrays of data.
+            if (!isZero(array, chunk, chunkEnd)) {
+                Arrays.fill(carried, chunk / perBlock, blocks(chunkEnd, perBlock), (byte) 1);
             }
         }
         out.appendShort((short) descriptor);
