@@ -100,9 +100,8 @@ final class HomeRuntime {
         if (node.getId() != endpoint.nodeId()) {
             try {
                 Object root = ThreadTasks.root(thread);
-                statics.refuseUnsharable(root);
+                List<Class<?>> staticsUsed = statics.refuseUnsharable(root);
                 space.refuseUnsharable(root);
-                List<Class<?>> staticsUsed = statics.initializedStatics(root);
                 WireBuffer message = space.write(node.getId(), w -> {
                     w.body().appendLong(thread.getId());
                     w.body().appendString(thread.getName());

@@ -32,21 +32,13 @@ final class MaskedRun {
             return null;
         }
         Object values = java.lang.reflect.Array.newInstance(current.getClass().getComponentType(), count);
-        int[] next = {0};
-        forEachRun(mask, length, (start, end) -> {
-            System.arraycopy(current, from + start, values, next[0], end - start);
-            next[0] += end - start;
-        });
+        forEachRun(mask, length, (start, end, value) -> System.arraycopy(current, from + start, values, value, end - start));
         return new MaskedRun(length, mask, values);
     }
 
     /** Writes the changed elements into {@code target} at {@code from}: a copy per run of changed elements. */
     void applyTo(Object target, int from) {
-        int[] next = {0};
-        forEachRun(mask, length, (start, end) -> {
-            System.arraycopy(values, next[0], target, from + start, end - start);
-            next[0] += end - start;
-        });
+        forEachRun(mask, length, (start, end, value) -> System.arraycopy(values, value, target, from + start, end - start));
     }
 
     /**
@@ -72,7 +64,7 @@ final class MaskedRun {
      */
     MaskedRun notStampedAfter(long[] stamps, int from, long acknowledged) {
         long[][] keptHolder = {null};
-        forEachRun(mask, length, (start, end) -> {
+        forEachRun(mask, length, (start, end, value) -> {
             for (int i = start; i < end; i++) {
                 if (stamps[from + i] > acknowledged) {
                     if (keptHolder[0] == null) {
@@ -106,7 +98,7 @@ final class MaskedRun {
 
     /** Records {@code release} as the latest release to have carried each element of this run. */
     void stamp(long[] stamps, int from, long release) {
-        forEachRun(mask, length, (start, end) -> java.util.Arrays.fill(stamps, from + start, from + end, release));
+        forEachRun(mask, length, (start, end, value) -> java.util.Arrays.fill(stamps, from + start, from + end, release));
     }
 
     void write(WireBuffer out) {
@@ -139,43 +131,34 @@ final class MaskedRun {
     }
 
     private interface Run {
-        void accept(int start, int end);
+        /** Elements [start, end) of the window changed; the first of their values is at {@code value}. */
+        void accept(int start, int end, int value);
     }
 
     /** Calls {@code run} with each [start, end) of consecutive set bits of {@code mask}, in order. */
     private static void forEachRun(long[] mask, int length, Run run) {
-        int start = nextSet(mask, 0);
-        while (start >= 0) {
-            int end = nextClear(mask, start + 1, length);
-            run.accept(start, end);
+        int value = 0;
+        for (int start = nextSet(mask, 0); start >= 0; ) {
+            int end = next(mask, start + 1, false);
+            end = end < 0 ? length : Math.min(end, length);
+            run.accept(start, end, value);
+            value += end - start;
             start = end < length ? nextSet(mask, end + 1) : -1;
         }
     }
 
-    /** The first clear bit at or after {@code from}, or {@code length} when there is none before it. */
-    private static int nextClear(long[] mask, int from, int length) {
-        int word = from >>> 6;
-        if (word >= mask.length) {
-            return length;
-        }
-        long bits = ~mask[word] & (-1L << from);
-        while (true) {
-            if (bits != 0) {
-                return Math.min(length, (word << 6) + Long.numberOfTrailingZeros(bits));
-            }
-            if (++word == mask.length) {
-                return length;
-            }
-            bits = ~mask[word];
-        }
+    private static int nextSet(long[] mask, int from) {
+        return next(mask, from, true);
     }
 
-    private static int nextSet(long[] mask, int from) {
+    /** The first bit at or after {@code from} that is set (or clear), or -1 when the mask has none. */
+    private static int next(long[] mask, int from, boolean set) {
+        long flip = set ? 0 : -1L;
         int word = from >>> 6;
         if (word >= mask.length) {
             return -1;
         }
-        long bits = mask[word] & (-1L << from);
+        long bits = (mask[word] ^ flip) & (-1L << from);
         while (true) {
             if (bits != 0) {
                 return (word << 6) + Long.numberOfTrailingZeros(bits);
@@ -183,7 +166,7 @@ final class MaskedRun {
             if (++word == mask.length) {
                 return -1;
             }
-            bits = mask[word];
+            bits = mask[word] ^ flip;
         }
     }
 

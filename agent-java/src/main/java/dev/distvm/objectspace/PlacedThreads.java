@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 
 /**
  * The home's record of the threads it placed on workers. The Thread object at the home stays the
@@ -40,22 +39,10 @@ final class PlacedThreads {
 
         /** Waits until the node runs the thread (a failed start ends the run, which this waits for). */
         void awaitStarted() {
-            boolean interrupted = false;
             try {
-                while (true) {
-                    try {
-                        started.get();
-                        return;
-                    } catch (InterruptedException e) {
-                        interrupted = true;
-                    } catch (ExecutionException e) {
-                        Exits.awaitExit();
-                    }
-                }
-            } finally {
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
+                SpaceMessages.await(started);
+            } catch (IllegalStateException e) {
+                Exits.awaitExit();
             }
         }
     }

@@ -10,16 +10,15 @@ final class PrimitiveArrays {
     private static final ByteOrder ELEMENT_ORDER = ByteOrder.LITTLE_ENDIAN;
     /** The bytes of elements a flag of {@link #writeWhole} stands for. */
     static final int BLOCK_BYTES = 32;
-    /** Elements compared with zero at once before blocks are looked at one by one (a multiple of every block's count). */
+    /** Elements compared with zero at once: a chunk of zeros stays behind (a multiple of every block's count). */
     private static final int ZERO_ELEMENTS = 1024;
-    private static final int[] ZERO_INTS = new int[ZERO_ELEMENTS];
-    private static final double[] ZERO_DOUBLES = new double[ZERO_ELEMENTS];
-    private static final long[] ZERO_LONGS = new long[ZERO_ELEMENTS];
-    private static final byte[] ZERO_BYTES = new byte[ZERO_ELEMENTS];
-    private static final char[] ZERO_CHARS = new char[ZERO_ELEMENTS];
-    private static final float[] ZERO_FLOATS = new float[ZERO_ELEMENTS];
-    private static final short[] ZERO_SHORTS = new short[ZERO_ELEMENTS];
-    private static final boolean[] ZERO_BOOLEANS = new boolean[ZERO_ELEMENTS];
+    /** Per array class, an array of {@link #ZERO_ELEMENTS} zeros to compare chunks with. */
+    private static final ClassValue<Object> ZEROS = new ClassValue<>() {
+        @Override
+        protected Object computeValue(Class<?> arrayClass) {
+            return java.lang.reflect.Array.newInstance(arrayClass.getComponentType(), ZERO_ELEMENTS);
+        }
+    };
 
     private PrimitiveArrays() {}
 
@@ -35,25 +34,29 @@ final class PrimitiveArrays {
 
     /** The first index in [from, to) where {@code a} and {@code b} differ, or -1. */
     static int mismatch(Object a, Object b, int from, int to) {
-        int relative;
-        if (a instanceof int[] x) {
-            relative = Arrays.mismatch(x, from, to, (int[]) b, from, to);
-        } else if (a instanceof double[] x) {
-            relative = Arrays.mismatch(x, from, to, (double[]) b, from, to);
-        } else if (a instanceof long[] x) {
-            relative = Arrays.mismatch(x, from, to, (long[]) b, from, to);
-        } else if (a instanceof byte[] x) {
-            relative = Arrays.mismatch(x, from, to, (byte[]) b, from, to);
-        } else if (a instanceof char[] x) {
-            relative = Arrays.mismatch(x, from, to, (char[]) b, from, to);
-        } else if (a instanceof float[] x) {
-            relative = Arrays.mismatch(x, from, to, (float[]) b, from, to);
-        } else if (a instanceof short[] x) {
-            relative = Arrays.mismatch(x, from, to, (short[]) b, from, to);
-        } else {
-            relative = Arrays.mismatch((boolean[]) a, from, to, (boolean[]) b, from, to);
-        }
+        int relative = mismatch(a, from, b, from, to - from);
         return relative < 0 ? -1 : from + relative;
+    }
+
+    /** The first i in [0, count) where a[aFrom + i] and b[bFrom + i] differ (floating-point values by their bits, every NaN as one), or -1. */
+    private static int mismatch(Object a, int aFrom, Object b, int bFrom, int count) {
+        if (a instanceof int[] x) {
+            return Arrays.mismatch(x, aFrom, aFrom + count, (int[]) b, bFrom, bFrom + count);
+        } else if (a instanceof double[] x) {
+            return Arrays.mismatch(x, aFrom, aFrom + count, (double[]) b, bFrom, bFrom + count);
+        } else if (a instanceof long[] x) {
+            return Arrays.mismatch(x, aFrom, aFrom + count, (long[]) b, bFrom, bFrom + count);
+        } else if (a instanceof byte[] x) {
+            return Arrays.mismatch(x, aFrom, aFrom + count, (byte[]) b, bFrom, bFrom + count);
+        } else if (a instanceof char[] x) {
+            return Arrays.mismatch(x, aFrom, aFrom + count, (char[]) b, bFrom, bFrom + count);
+        } else if (a instanceof float[] x) {
+            return Arrays.mismatch(x, aFrom, aFrom + count, (float[]) b, bFrom, bFrom + count);
+        } else if (a instanceof short[] x) {
+            return Arrays.mismatch(x, aFrom, aFrom + count, (short[]) b, bFrom, bFrom + count);
+        } else {
+            return Arrays.mismatch((boolean[]) a, aFrom, aFrom + count, (boolean[]) b, bFrom, bFrom + count);
+        }
     }
 
     static Object copyOfRange(Object array, int from, int to) {
@@ -165,25 +168,9 @@ final class PrimitiveArrays {
         void accept(int from, int to);
     }
 
+    /** Whether [from, to) of {@code array}, at most {@link #ZERO_ELEMENTS} elements, holds zeros only (-0.0 and NaN are not zeros). */
     private static boolean isZero(Object array, int from, int to) {
-        int count = to - from;
-        if (array instanceof int[] x) {
-            return Arrays.mismatch(x, from, to, ZERO_INTS, 0, count) < 0;
-        } else if (array instanceof double[] x) {
-            return Arrays.mismatch(x, from, to, ZERO_DOUBLES, 0, count) < 0; // -0.0 and NaN are not zeros
-        } else if (array instanceof long[] x) {
-            return Arrays.mismatch(x, from, to, ZERO_LONGS, 0, count) < 0;
-        } else if (array instanceof byte[] x) {
-            return Arrays.mismatch(x, from, to, ZERO_BYTES, 0, count) < 0;
-        } else if (array instanceof char[] x) {
-            return Arrays.mismatch(x, from, to, ZERO_CHARS, 0, count) < 0;
-        } else if (array instanceof float[] x) {
-            return Arrays.mismatch(x, from, to, ZERO_FLOATS, 0, count) < 0;
-        } else if (array instanceof short[] x) {
-            return Arrays.mismatch(x, from, to, ZERO_SHORTS, 0, count) < 0;
-        } else {
-            return Arrays.mismatch((boolean[]) array, from, to, ZERO_BOOLEANS, 0, count) < 0;
-        }
+        return mismatch(array, from, ZEROS.get(array.getClass()), 0, to - from) < 0;
     }
 
     /** Elements [from, from + count) of {@code array}, straight into the message. */

@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 
 /**
  * Object-space bytes in and out of the transport. They are an envelope's raw body: sent from the
@@ -90,12 +91,19 @@ final class SpaceMessages {
 
     /** A request whose reply this thread waits for; an interrupt is kept for the caller to act on. */
     static ByteBuffer call(Endpoint endpoint, String peer, int type, WireBuffer body, Duration timeout) {
+        return body(await(request(endpoint, peer, type, body, timeout)));
+    }
+
+    /**
+     * Waits for an answer; an interrupt is kept for the caller to act on. Throws
+     * IllegalStateException when no answer came (the run cannot go on coherently).
+     */
+    static <T> T await(Future<T> answer) {
         boolean interrupted = false;
-        var reply = request(endpoint, peer, type, body, timeout);
         try {
             while (true) {
                 try {
-                    return body(reply.get());
+                    return answer.get();
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException e) {

@@ -57,11 +57,17 @@ final class StaticsInReach {
 
     private final Map<Entry, Reached> byEntry = new ConcurrentHashMap<>();
 
-    /** Throws {@link UnsharableException} when the code {@code root} starts uses a static field holding what cannot be shared. */
-    void refuseUnsharable(Object root) {
+    /**
+     * Throws {@link UnsharableException} when the code {@code root} starts uses a static field
+     * holding what cannot be shared; else returns the classes whose statics that code uses and the
+     * home has initialized: a worker would fetch them at the thread's first use, so they may travel
+     * with its start, a snapshot taken when the start's refresh is. One not initialized yet stays
+     * behind: fetching it would run its initializer before the program did.
+     */
+    List<Class<?>> refuseUnsharable(Object root) {
         Entry entry = entryOf(root);
         if (entry == null) {
-            return;
+            return List.of();
         }
         Reached reached = byEntry.computeIfAbsent(entry, StaticsInReach::reached);
         if (!reached.lockedValues().isEmpty()) {
@@ -79,21 +85,8 @@ final class StaticsInReach {
                 throw refusal(field.getType(), field);
             }
         }
-    }
-
-    /**
-     * The classes whose statics the code {@code root} starts uses and which the home has initialized
-     * (call after {@link #refuseUnsharable}): a worker would fetch them at the thread's first use, so
-     * they may travel with its start, a snapshot taken when the start's refresh is. One not
-     * initialized yet stays behind: fetching it would run its initializer before the program did.
-     */
-    List<Class<?>> initializedStatics(Object root) {
-        Entry entry = entryOf(root);
-        if (entry == null) {
-            return List.of();
-        }
         List<Class<?>> initialized = new ArrayList<>();
-        for (Class<?> owner : byEntry.computeIfAbsent(entry, StaticsInReach::reached).owners()) {
+        for (Class<?> owner : reached.owners()) {
             if (!owner.isEnum() && !owner.isInterface() && isInitialized(owner)) {
                 initialized.add(owner);
             }
