@@ -8,6 +8,7 @@ import dev.distvm.coordinator.proto.NodeInfo;
 import dev.distvm.coordinator.proto.NodeState;
 import dev.distvm.coordinator.proto.NodeTable;
 import dev.distvm.coordinator.proto.StatusRequest;
+import dev.distvm.mpi.launch.Daemon;
 import dev.distvm.mpi.launch.MpiRun;
 import dev.distvm.transport.ClusterSecret;
 import dev.distvm.transport.Endpoint;
@@ -23,7 +24,7 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * The Java half of the {@code dist} command: the subcommands that run inside a JVM of their own
- * ({@code coordinator}, {@code status}, {@code mpirun}). The shell script {@code ./dist} handles
+ * ({@code coordinator}, {@code status}, {@code mpirun}, {@code daemon}). The shell script {@code ./dist} handles
  * the ones that start other JVMs or the build.
  */
 public final class Main {
@@ -41,8 +42,10 @@ public final class Main {
               archive
                   write the start-up archive (class-data sharing) of this JDK and dist.jar beside
                   dist.jar, in cds/; nodes started by ./dist and their workers use it
-              mpirun -np N [--threads] [--prefix] [--bind tcp://HOST[:PORT]] -- [java options] (-cp APP Main | -jar app.jar) [args]
+              mpirun -np N [--threads] [--prefix] [--hosts H,H | --hostfile FILE] [--bind tcp://HOST[:PORT]] -- [java options] (-cp APP Main | -jar app.jar) [args]
                   run an MPI (mpiJava 1.2) program as N ranks; `mpirun --help` for more
+              daemon [--bind tcp://HOST[:PORT]]
+                  start the ranks of mpirun jobs run from other hosts (DIST_SECRET must be set)
             """;
 
     private Main() {}
@@ -62,6 +65,7 @@ public final class Main {
                     archive();
                 }
                 case "mpirun" -> System.exit(MpiRun.run(rest.toArray(String[]::new), System.out, System.err));
+                case "daemon" -> System.exit(Daemon.run(rest.toArray(String[]::new), System.out, System.err));
                 default -> throw new UsageException("unknown command '" + args[0] + "'");
             }
         } catch (UsageException e) {

@@ -1,13 +1,9 @@
 package dev.distvm.coordinator;
 
 import dev.distvm.coordinator.proto.NodeInfo;
-import java.io.IOException;
+import dev.distvm.transport.TcpAddress;
 import java.lang.management.ManagementFactory;
-import java.net.ConnectException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.Optional;
 
@@ -37,20 +33,8 @@ final class DeathEvidence {
             boolean alive = ProcessHandle.of(node.getPid()).map(ProcessHandle::isAlive).orElse(false);
             return alive ? Optional.empty() : Optional.of("its process " + node.getPid() + " has exited");
         }
-        return portRefuses(node.getAddress())
+        return TcpAddress.refusesConnections(node.getAddress(), PROBE_TIMEOUT_MILLIS)
                 ? Optional.of("its port refuses connections (" + node.getAddress() + ")") : Optional.empty();
-    }
-
-    private static boolean portRefuses(String address) {
-        URI uri = URI.create(address);
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(uri.getHost(), uri.getPort()), PROBE_TIMEOUT_MILLIS);
-            return false;
-        } catch (ConnectException e) {
-            return true; // refused; a timeout is a SocketTimeoutException, no evidence
-        } catch (IOException | IllegalArgumentException e) {
-            return false;
-        }
     }
 
     private static String hostName() {

@@ -76,6 +76,12 @@ public final class EmulatedHosts implements AutoCloseable {
         return inHost;
     }
 
+    /** The processes that run on host {@code i} (in its network namespace). */
+    public List<Long> pids(int i) throws IOException, InterruptedException {
+        return output("ip", "netns", "pids", hosts.get(i)).lines().map(String::strip).filter(line -> !line.isEmpty())
+                .map(Long::parseLong).toList();
+    }
+
     /** Deletes the namespaces (their veth pairs go with them); the processes in them must be stopped first. */
     @Override
     public void close() {

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.distvm.perf.EmulatedHosts;
 import dev.distvm.transport.ClusterSecret;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
@@ -32,19 +30,16 @@ import org.junit.jupiter.api.io.TempDir;
  * without them it fails saying so.
  */
 class MultiHostIT {
-    private static final Path SAMPLES = Path.of(System.getProperty("dist.samples"));
-    /** The dist script of the checkout whose build this test runs. */
-    private static final Path DIST = SAMPLES.getParent().getParent().resolve("dist");
+    private static final Path SAMPLES = DistOnHosts.SAMPLES;
     private static final List<String> PI = List.of("samples.pi.Pi", "4", "2000000");
     private static final Duration START = Duration.ofSeconds(90);
 
     private static final Pattern ALIVE_WORKER = Pattern.compile("(?m)^\\d+\\s+worker\\s+alive\\s+(\\d+)\\s");
 
     private final ClusterSecret secret = ClusterSecret.random();
-    private final List<Jvm> processes = new ArrayList<>();
     /** The pids of the two workers every test starts with. */
     private final Set<Long> workers = new HashSet<>();
-    private EmulatedHosts hosts;
+    private DistOnHosts hosts;
     private String coordinator;
 
     @TempDir
@@ -52,7 +47,7 @@ class MultiHostIT {
 
     @BeforeEach
     void startCoordinatorAndTwoWorkersOnThreeHosts() throws Exception {
-        hosts = EmulatedHosts.create("distit", 3);
+        hosts = new DistOnHosts("distit", 3);
         coordinator = "tcp://" + hosts.address(0) + ":7000";
         dist(0, secret.value(), "coordinator", "--bind", coordinator)
                 .awaitLine("coordinator listening at " + coordinator, START);
@@ -66,12 +61,8 @@ class MultiHostIT {
 
     @AfterEach
     void stopEverythingThenRemoveTheHosts() {
-        try {
-            processes.forEach(Jvm::close);
-        } finally {
-            if (hosts != null) {
-                hosts.close();
-            }
+        if (hosts != null) {
+            hosts.close();
         }
     }
 
@@ -126,14 +117,8 @@ class MultiHostIT {
         RunReports.assertThreadsRanOnEveryNode(Files.readString(report), nodes);
     }
 
-    /** {@code ./dist ARGS} on host {@code host}, on this JDK and this build (never rebuilding it). */
     private Jvm dist(int host, String clusterSecret, String... arguments) throws Exception {
-        List<String> command = new ArrayList<>(List.of(DIST.toString()));
-        command.addAll(List.of(arguments));
-        Jvm started = Jvm.command(Map.of(ClusterSecret.ENV, clusterSecret, "JAVA_HOME", System.getProperty("java.home"),
-                "DIST_NO_BUILD", "1"), hosts.on(host, command));
-        processes.add(started);
-        return started;
+        return hosts.dist(host, clusterSecret, List.of(arguments));
     }
 
     /**

@@ -1,6 +1,9 @@
 package dev.distvm.transport;
 
+import java.io.IOException;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -48,6 +51,23 @@ public final class TcpAddress {
     public static boolean isWildcard(String address) {
         InetSocketAddress socket = Endpoint.socketAddress(address);
         return !socket.isUnresolved() && socket.getAddress().isAnyLocalAddress();
+    }
+
+    /**
+     * Whether nothing listens at {@code address} ({@code tcp://HOST:PORT}): its host refuses a
+     * connection. The kernel of a live host accepts connections on a listening socket even while
+     * its process is stopped or busy, and refuses them once the process is gone, so a refusal is
+     * evidence of death where silence is not: a connection that times out proves nothing.
+     */
+    public static boolean refusesConnections(String address, int timeoutMillis) {
+        try (Socket socket = new Socket()) {
+            socket.connect(Endpoint.socketAddress(address), timeoutMillis);
+            return false;
+        } catch (ConnectException e) {
+            return true;
+        } catch (IOException | IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.distvm.coordinator.proto.NodeState;
 import dev.distvm.coordinator.proto.Role;
 import dev.distvm.transport.ClusterSecret;
 import dev.distvm.transport.Endpoint;
+import dev.distvm.transport.TcpAddress;
 import dev.distvm.transport.TransportConfig;
 import dev.distvm.transport.TransportException;
 import java.io.IOException;
@@ -33,7 +34,9 @@ public final class Job {
     public static final String BIND_ENV = "DIST_MPI_BIND";
     static final String RANK_LABEL = "mpi.rank";
     static final String ADDRESS_LABEL = "mpi.address";
-    private static final Duration RENDEZVOUS_TIMEOUT = Duration.ofSeconds(120);
+    /** How long a rank waits for all the others to join (milliseconds), set by mpirun's --start-timeout. */
+    public static final String START_TIMEOUT_ENV = "DIST_MPI_START_TIMEOUT";
+    public static final long DEFAULT_START_TIMEOUT_MILLIS = 120_000;
 
     /** Set by mpirun's threads mode on each rank's main thread; threads the rank starts inherit it. */
     private static final InheritableThreadLocal<Job> THREAD_RANK = new InheritableThreadLocal<>();
@@ -82,6 +85,22 @@ public final class Job {
         return rendezvous(Integer.parseInt(rank), Integer.parseInt(size), coordinator, secret);
     }
 
+    /**
+     * Puts into {@code environment} what a rank process needs to find its job: its rank, the job's
+     * size, secret and coordinator, the address its endpoints listen on ({@code tcp://HOST:0}) and
+     * the process whose end is the rank's end (mpirun, or the daemon that started it).
+     */
+    public static void environment(Map<String, String> environment, ClusterSecret secret, int rank, int size,
+                                   String coordinator, String bind, long parent, long startTimeoutMillis) {
+        environment.put(ClusterSecret.ENV, secret.value());
+        environment.put(RANK_ENV, String.valueOf(rank));
+        environment.put(SIZE_ENV, String.valueOf(size));
+        environment.put(COORDINATOR_ENV, coordinator);
+        environment.put(BIND_ENV, bind);
+        environment.put(PARENT_ENV, String.valueOf(parent));
+        environment.put(START_TIMEOUT_ENV, String.valueOf(startTimeoutMillis));
+    }
+
     /** A program started without mpirun is a job of one rank, as with most MPI implementations. */
     private static Job single() {
         SharedMemoryHub hub = new SharedMemoryHub(1);
@@ -91,16 +110,20 @@ public final class Job {
     private static Job rendezvous(int rank, int size, String coordinator, ClusterSecret secret)
             throws IOException, InterruptedException {
         watchParent();
-        ServerSocketChannel listener = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
-        InetSocketAddress bound = (InetSocketAddress) listener.getLocalAddress();
         String bind = System.getenv(BIND_ENV);
-        Endpoint endpoint = Endpoint.open(bind == null ? TransportConfig.loopback(secret)
-                : TransportConfig.loopback(secret).withBindAddress(bind));
+        TransportConfig config = bind == null ? TransportConfig.loopback(secret)
+                : TransportConfig.loopback(secret).withBindAddress(bind);
+        // The rank's own socket listens on the same host as its membership endpoint: on another
+        // host's address when mpirun placed it there, so that ranks of other hosts reach it.
+        String host = TcpAddress.withoutPort(config.bindAddress()).substring("tcp://".length());
+        ServerSocketChannel listener = ServerSocketChannel.open().bind(new InetSocketAddress(host, 0));
+        InetSocketAddress bound = (InetSocketAddress) listener.getLocalAddress();
+        Endpoint endpoint = Endpoint.open(config);
         Messenger[] messenger = new Messenger[1];
         Membership membership;
         try {
             membership = Membership.join(endpoint, coordinator, Role.WORKER,
-                    Map.of(RANK_LABEL, String.valueOf(rank), ADDRESS_LABEL, "127.0.0.1:" + bound.getPort()),
+                    Map.of(RANK_LABEL, String.valueOf(rank), ADDRESS_LABEL, host + ":" + bound.getPort()),
                     new Membership.Listener() {
                         @Override
                         public void changed(NodeInfo node) {
@@ -125,14 +148,32 @@ public final class Job {
             listener.close();
             throw new IOException("rank " + rank + " could not join its job at " + coordinator + ": " + e.getMessage(), e);
         }
-        if (!membership.await(known -> ranksIn(known) >= size, RENDEZVOUS_TIMEOUT)) {
+        Duration startTimeout = startTimeout();
+        // A rank that died before all had joined ends the wait at once, and the message says so.
+        if (!membership.await(known -> ranksIn(known) >= size || deadRank(known) != null, startTimeout)) {
             throw new IOException("only " + ranksIn(membership.alive()) + " of " + size + " ranks started within "
-                    + RENDEZVOUS_TIMEOUT.toSeconds() + " s");
+                    + startTimeout.toMillis() + " ms (mpirun --start-timeout); is the machine overloaded, or did a"
+                    + " rank fail to start? mpirun shows its output");
+        }
+        NodeInfo dead = deadRank(membership.known());
+        if (dead != null) {
+            throw new IOException("rank " + dead.getLabelsMap().get(RANK_LABEL) + " (pid " + dead.getPid() + " on "
+                    + dead.getHost() + ") died while the job started");
         }
         List<InetSocketAddress> addresses = addresses(membership, size);
         messenger[0] = new Messenger(rank, size,
                 inbox -> Messenger.opened(() -> new SocketDevice(rank, secret, listener, addresses, inbox)));
         return new Job(messenger[0], membership, endpoint);
+    }
+
+    private static Duration startTimeout() {
+        String millis = System.getenv(START_TIMEOUT_ENV);
+        return Duration.ofMillis(millis == null ? DEFAULT_START_TIMEOUT_MILLIS : Long.parseLong(millis));
+    }
+
+    private static NodeInfo deadRank(Collection<NodeInfo> nodes) {
+        return nodes.stream().filter(n -> n.getLabelsMap().containsKey(RANK_LABEL) && n.getState() == NodeState.DEAD)
+                .findFirst().orElse(null);
     }
 
     private static long ranksIn(Collection<NodeInfo> nodes) {
@@ -144,8 +185,10 @@ public final class Job {
         for (NodeInfo node : membership.known()) {
             String rank = node.getLabelsMap().get(RANK_LABEL);
             if (rank != null) {
-                String[] hostPort = node.getLabelsMap().get(ADDRESS_LABEL).split(":");
-                byRank[Integer.parseInt(rank)] = new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1]));
+                String hostPort = node.getLabelsMap().get(ADDRESS_LABEL);
+                int colon = hostPort.lastIndexOf(':');
+                byRank[Integer.parseInt(rank)] = new InetSocketAddress(hostPort.substring(0, colon),
+                        Integer.parseInt(hostPort.substring(colon + 1)));
             }
         }
         return new ArrayList<>(List.of(byRank));

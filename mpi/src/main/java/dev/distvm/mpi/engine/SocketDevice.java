@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
@@ -118,12 +119,21 @@ public final class SocketDevice implements Device {
                 sent += payload.write(sent, out);
                 out.flip();
                 while (out.hasRemaining()) {
-                    if (link.channel.write(out) == 0) {
+                    if (write(link, dest, out) == 0) {
                         awaitRoom(link);
                     }
                 }
                 out.clear();
             } while (sent < length);
+        }
+    }
+
+    /** A write to a link that has closed says which rank's (its exception says only "null"). */
+    private static int write(Link link, int dest, ByteBuffer out) throws IOException {
+        try {
+            return link.channel.write(out);
+        } catch (ClosedChannelException e) {
+            throw new IOException("the connection with rank " + dest + " has closed (that rank ended or died)", e);
         }
     }
 

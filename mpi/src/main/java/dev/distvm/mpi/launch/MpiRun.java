@@ -4,6 +4,7 @@ import dev.distvm.common.ChildJvm;
 import dev.distvm.coordinator.Coordinator;
 import dev.distvm.coordinator.MembershipSettings;
 import dev.distvm.mpi.engine.Job;
+import dev.distvm.mpi.launch.proto.LaunchRank;
 import dev.distvm.transport.ClusterSecret;
 import dev.distvm.transport.Endpoint;
 import dev.distvm.transport.TcpAddress;
@@ -12,6 +13,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,19 +28,31 @@ import java.util.jar.JarFile;
  */
 public final class MpiRun {
     static final String USAGE = """
-            usage: dist mpirun -np N [--threads] [--prefix] [--hosts localhost] [--bind tcp://HOST[:PORT]] [--failure-timeout MS] -- [java options] (-cp APP Main | -jar app.jar) [args]
+            usage: dist mpirun -np N [--threads] [--prefix] [--hosts H,H | --hostfile FILE] [--bind tcp://HOST[:PORT]] [--failure-timeout MS] [--start-timeout MS] -- [java options] (-cp APP Main | -jar app.jar) [args]
               -np N        number of ranks (1..256)
               --threads    run the ranks as threads of one JVM (shared-memory messages) instead of N JVMs
               --prefix     prefix each line a rank prints with [rank]
-              --hosts H    hosts to run on; only localhost is supported so far
-              --bind A     where the job's coordinator listens (default a free loopback port), e.g. to
-                           watch the job with `dist status` from another host; the ranks' membership
-                           endpoints listen on the same host, their messages stay on loopback.
-                           One address, not 0.0.0.0: the ranks run on this host and tell each other one.
+              --hosts H    hosts to run on, e.g. 10.0.0.1,10.0.0.2:7200: ranks go round robin. This machine's
+                           ranks are mpirun's children; another host's are started by its daemon
+                           (`dist daemon --bind tcp://HOST`, port %d unless given), which needs the
+                           same DIST_SECRET as mpirun and the same paths to the program (a shared file
+                           system). Default: localhost.
+              --hostfile F a host per line, `HOST[:PORT] [slots=N]`: ranks fill each host's slots in turn
+              --bind A     where the job's coordinator listens (default a free loopback port, or with other
+                           hosts this host's address toward them), e.g. to watch the job with `dist status`
+                           from another host; this host's ranks listen on the same host.
+                           One address, not 0.0.0.0: the ranks must tell each other one.
               --failure-timeout MS  silence after which a suspected rank is declared dead without
                            proof of its death (default 30000; a rank that exits is found at once)
-            Exit code: the first non-zero exit code of a rank (the others are then stopped), else 0.
-            """;
+              --start-timeout MS    how long ranks wait in MPI.Init for all the others to start
+                           (default %d; raise it on a loaded machine or a slow file system)
+            Exit code: the first non-zero exit code of a rank (the others are then stopped), %d for a
+            rank lost with its host's daemon, else 0. Only a rank on this machine reads mpirun's input.
+            """.formatted(Daemon.DEFAULT_PORT, Job.DEFAULT_START_TIMEOUT_MILLIS, RemoteRanks.LOST);
+    /** How long ranks on other hosts get to report their end once mpirun has stopped them. */
+    private static final long STOPPED_RANK_GRACE_MILLIS = 10_000;
+    private static final int MIN_START_TIMEOUT_MILLIS = 1_000;
+    private static final int MAX_START_TIMEOUT_MILLIS = 3_600_000;
 
     private MpiRun() {}
 
@@ -68,15 +82,17 @@ public final class MpiRun {
     }
 
     /** What the command line asks for. */
-    record Launch(int ranks, boolean threads, boolean prefix, MembershipSettings membership, String bind,
-                  List<String> javaOptions, List<String> classPath, String mainClass, List<String> programArgs) {
+    record Launch(int ranks, boolean threads, boolean prefix, MembershipSettings membership, long startTimeoutMillis,
+                  String bind, Hosts hosts, List<String> javaOptions, List<String> classPath, String mainClass, List<String> programArgs) {
 
         static Launch parse(String[] args) throws IOException {
             int ranks = -1;
             boolean threads = false;
             boolean prefix = false;
             MembershipSettings membership = MembershipSettings.DEFAULT;
+            long startTimeout = Job.DEFAULT_START_TIMEOUT_MILLIS;
             String bind = null;
+            Hosts hosts = null;
             int i = 0;
             for (; i < args.length && !args[i].equals("--"); i++) {
                 switch (args[i]) {
@@ -89,16 +105,11 @@ public final class MpiRun {
                     case "--failure-timeout" -> membership = MembershipSettings.withFailureTimeout(Duration.ofMillis(
                             bounded(args, ++i, "--failure-timeout", MembershipSettings.MIN_FAILURE_TIMEOUT_MILLIS,
                                     MembershipSettings.MAX_FAILURE_TIMEOUT_MILLIS)));
+                    case "--start-timeout" -> startTimeout = bounded(args, ++i, "--start-timeout", MIN_START_TIMEOUT_MILLIS,
+                            MAX_START_TIMEOUT_MILLIS);
                     case "--bind" -> bind = oneAddress(value(args, ++i, "--bind"));
-                    case "--hosts" -> {
-                        String hosts = value(args, ++i, "--hosts");
-                        for (String host : hosts.split(",")) {
-                            if (!host.equals("localhost") && !host.equals("127.0.0.1")) {
-                                throw new IllegalArgumentException("host '" + host
-                                        + "': only localhost is supported so far (ranks bind to loopback)");
-                            }
-                        }
-                    }
+                    case "--hosts" -> hosts = oneHostList(hosts, Hosts.ofList(value(args, ++i, "--hosts")));
+                    case "--hostfile" -> hosts = oneHostList(hosts, Hosts.ofFile(Path.of(value(args, ++i, "--hostfile"))));
                     default -> throw new IllegalArgumentException("unknown option '" + args[i]
                             + "'; put java options and the program after --");
                 }
@@ -138,19 +149,38 @@ public final class MpiRun {
                 throw new IllegalArgumentException("--bind is for ranks that are JVMs; ranks that are threads"
                         + " (--threads) have no addresses");
             }
+            if (threads && hosts != null) {
+                throw new IllegalArgumentException("ranks that are threads (--threads) run in this JVM; --hosts and"
+                        + " --hostfile are for ranks that are JVMs");
+            }
             if (threads && !javaOptions.isEmpty()) {
                 throw new IllegalArgumentException("java options " + javaOptions
                         + " cannot apply to ranks that are threads; give them to the JVM that runs mpirun");
             }
-            return new Launch(ranks, threads, prefix, membership, bind == null ? "tcp://127.0.0.1:0" : bind,
-                    javaOptions, classPath, mainClass, programArgs);
+            hosts = hosts == null ? Hosts.LOCAL : hosts;
+            Hosts.Host remote = hosts.firstRemote();
+            if (bind == null) {
+                bind = "tcp://" + (remote == null ? "127.0.0.1" : Hosts.addressToward(remote)) + ":0";
+            } else if (remote != null && TcpAddress.isLoopback(bind)) {
+                throw new IllegalArgumentException("--bind " + bind + " is loopback, but ranks run on " + remote.name()
+                        + ", which could not reach it: bind this host's address on their network");
+            }
+            return new Launch(ranks, threads, prefix, membership, startTimeout, bind, hosts, javaOptions, classPath, mainClass,
+                    programArgs);
+        }
+
+        private static Hosts oneHostList(Hosts already, Hosts given) {
+            if (already != null) {
+                throw new IllegalArgumentException("give the hosts once: --hosts or --hostfile");
+            }
+            return given;
         }
 
         private static String oneAddress(String text) {
             String bind = TcpAddress.normalize("--bind", text, 0);
             if (TcpAddress.isWildcard(bind)) {
-                throw new IllegalArgumentException("--bind " + text + " is every interface; the ranks run on this host"
-                        + " and must tell each other one address: bind one, e.g. tcp://10.0.0.5:7000");
+                throw new IllegalArgumentException("--bind " + text + " is every interface; the ranks must tell each"
+                        + " other one address: bind one, e.g. tcp://10.0.0.5:7000");
             }
             return bind;
         }
@@ -196,39 +226,48 @@ public final class MpiRun {
     // ---- processes ----------------------------------------------------------------------------
 
     private static int processes(Launch launch, PrintStream out, PrintStream err) throws IOException, InterruptedException {
-        ClusterSecret secret = ClusterSecret.random();
-        List<Process> ranks = new ArrayList<>();
+        boolean elsewhere = launch.hosts.firstRemote() != null;
+        ClusterSecret secret = elsewhere ? ClusterSecret.fromEnvironment() : ClusterSecret.random();
+        if (secret == null) {
+            err.println("mpirun: ranks run on other hosts, whose daemons admit only holders of their cluster secret:"
+                    + " set " + ClusterSecret.ENV + " to it");
+            return 2;
+        }
+        List<RankProcess> ranks = new ArrayList<>();
         List<Thread> pumps = new ArrayList<>();
-        Thread stopRanks = new Thread(() -> ranks.forEach(Process::destroyForcibly), "mpirun-stop-ranks");
+        Thread stopRanks = new Thread(() -> stopAll(ranks), "mpirun-stop-ranks");
         Runtime.getRuntime().addShutdownHook(stopRanks);
-        try (Coordinator coordinator = Coordinator.start(Endpoint.open(TransportConfig.loopback(secret)
-                        .withBindAddress(launch.bind)),
-                launch.membership)) {
-            List<String> classPath = new ArrayList<>(launch.classPath);
-            classPath.add(ChildJvm.distJar().toString());
+        Endpoint endpoint = Endpoint.open(TransportConfig.loopback(secret).withBindAddress(launch.bind));
+        String host = TcpAddress.withoutPort(launch.bind);
+        long job = new SecureRandom().nextLong();
+        try (RemoteRanks remote = new RemoteRanks(endpoint, job, out, err, launch.prefix);
+             Coordinator coordinator = Coordinator.start(endpoint, launch.membership)) {
+            List<String> classPath = new ArrayList<>();
+            launch.classPath.forEach(entry -> classPath.add(Path.of(entry).toAbsolutePath().toString()));
+            List<Hosts.Host> placement = launch.hosts.place(launch.ranks);
             for (int rank = 0; rank < launch.ranks; rank++) {
-                List<String> command = new ArrayList<>();
-                command.add(ChildJvm.java());
-                command.addAll(launch.javaOptions);
-                command.add("-cp");
-                command.add(String.join(File.pathSeparator, classPath));
-                command.add(launch.mainClass);
-                command.addAll(launch.programArgs);
-                ProcessBuilder builder = new ProcessBuilder(command);
-                builder.environment().put(ClusterSecret.ENV, secret.value());
-                builder.environment().put(Job.RANK_ENV, String.valueOf(rank));
-                builder.environment().put(Job.SIZE_ENV, String.valueOf(launch.ranks));
-                builder.environment().put(Job.COORDINATOR_ENV, coordinator.address());
-                builder.environment().put(Job.BIND_ENV, launch.bind.substring(0, launch.bind.lastIndexOf(':')) + ":0");
-                builder.environment().put(Job.PARENT_ENV, String.valueOf(ProcessHandle.current().pid()));
-                builder.redirectInput(rank == 0 ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.PIPE);
-                Process process = builder.start();
-                synchronized (ranks) {
-                    ranks.add(process);
+                Hosts.Host on = placement.get(rank);
+                RankProcess started;
+                try {
+                    started = on.local()
+                            ? startHere(launch, rank, classPath, secret, coordinator.address(),
+                                    // alone on this machine, ranks listen where mpirun does; with others, on an address they reach
+                                    on.loopback() ? host : "tcp://" + on.name(), out, err, pumps)
+                            : remote.launch(on, LaunchRank.newBuilder().setJob(job).setRank(rank).setSize(launch.ranks)
+                                    .setMpirun(endpoint.address()).setCoordinator(coordinator.address())
+                                    .setHost(on.name()).addAllJavaOptions(launch.javaOptions).addAllClassPath(classPath)
+                                    .setMainClass(launch.mainClass).addAllArgs(launch.programArgs)
+                                    .setWorkingDirectory(Path.of("").toAbsolutePath().toString())
+                                    .setStartTimeoutMillis(launch.startTimeoutMillis).build());
+                } catch (IllegalStateException e) {
+                    err.println("mpirun: " + e.getMessage());
+                    stopAll(ranks);
+                    awaitRanks(ranks, err);
+                    return 1;
                 }
-                String label = launch.prefix ? "[" + rank + "] " : "";
-                pumps.add(ChildJvm.forwardLines(process.getInputStream(), out, label, "mpirun-output"));
-                pumps.add(ChildJvm.forwardLines(process.getErrorStream(), err, label, "mpirun-output"));
+                synchronized (ranks) {
+                    ranks.add(started);
+                }
             }
             int exitCode = awaitRanks(ranks, err);
             for (Thread pump : pumps) {
@@ -240,22 +279,74 @@ public final class MpiRun {
         }
     }
 
-    /** Waits for every rank; the first to fail stops the others and gives the exit code. */
-    private static int awaitRanks(List<Process> ranks, PrintStream err) throws InterruptedException {
+    /** Starts a rank as this process's child, its output forwarded to mpirun's. */
+    private static RankProcess startHere(Launch launch, int rank, List<String> classPath, ClusterSecret secret,
+                                         String coordinator, String host, PrintStream out, PrintStream err,
+                                         List<Thread> pumps) {
+        List<String> command = new ArrayList<>();
+        command.add(ChildJvm.java());
+        command.addAll(launch.javaOptions);
+        List<String> withDist = new ArrayList<>(classPath);
+        withDist.add(ChildJvm.distJar().toString());
+        command.add("-cp");
+        command.add(String.join(File.pathSeparator, withDist));
+        command.add(launch.mainClass);
+        command.addAll(launch.programArgs);
+        ProcessBuilder builder = new ProcessBuilder(command);
+        Job.environment(builder.environment(), secret, rank, launch.ranks, coordinator, host + ":0",
+                ProcessHandle.current().pid(), launch.startTimeoutMillis);
+        builder.redirectInput(rank == 0 ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.PIPE);
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start rank " + rank + ": " + e.getMessage(), e);
+        }
+        String label = launch.prefix ? "[" + rank + "] " : "";
+        pumps.add(ChildJvm.forwardLines(process.getInputStream(), out, label, "mpirun-output"));
+        pumps.add(ChildJvm.forwardLines(process.getErrorStream(), err, label, "mpirun-output"));
+        return new LocalRank(rank, process);
+    }
+
+    private static void stopAll(List<RankProcess> ranks) {
+        synchronized (ranks) {
+            ranks.forEach(RankProcess::stop);
+        }
+    }
+
+    /**
+     * Waits for every rank; the first to fail stops the others and gives the exit code. Ranks on
+     * other hosts that have not reported their end {@value #STOPPED_RANK_GRACE_MILLIS} ms after being
+     * stopped are given up on (their host may be cut off), so that mpirun ends within seconds of its job.
+     */
+    private static int awaitRanks(List<RankProcess> ranks, PrintStream err) throws InterruptedException {
         int exitCode = 0;
-        List<Process> running = new ArrayList<>(ranks);
+        long giveUpAt = Long.MAX_VALUE;
+        List<RankProcess> running = new ArrayList<>(ranks);
         while (!running.isEmpty()) {
             for (int i = 0; i < running.size(); i++) {
-                Process rank = running.get(i);
-                if (rank.waitFor(20, TimeUnit.MILLISECONDS)) {
+                RankProcess rank = running.get(i);
+                RankProcess.Ended ended = rank.awaitEnd(20);
+                if (ended != null) {
                     running.remove(i--);
-                    if (rank.exitValue() != 0 && exitCode == 0) {
-                        exitCode = rank.exitValue();
-                        err.println("mpirun: rank " + ranks.indexOf(rank) + " (pid " + rank.pid() + ") exited with "
-                                + exitCode + "; stopping the other ranks");
-                        running.forEach(Process::destroyForcibly);
+                    if (ended.status() != 0 && exitCode == 0) {
+                        exitCode = ended.status();
+                        err.println("mpirun: rank " + rank.rank() + " (" + rank.where() + ") " + ended.how()
+                                + "; stopping the other ranks");
+                        running.forEach(RankProcess::stop);
+                        giveUpAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOPPED_RANK_GRACE_MILLIS);
+                    } else if (ended.status() == RemoteRanks.LOST) {
+                        // the first failure may be a rank that lost its connection to this one: say what caused it
+                        err.println("mpirun: rank " + rank.rank() + " (" + rank.where() + ") " + ended.how());
                     }
                 }
+            }
+            if (System.nanoTime() - giveUpAt > 0) {
+                for (RankProcess rank : running) {
+                    err.println("mpirun: rank " + rank.rank() + " (" + rank.where() + ") did not report its end within "
+                            + STOPPED_RANK_GRACE_MILLIS / 1000 + " s of being stopped; giving up on it");
+                }
+                break;
             }
         }
         return exitCode;

@@ -19,7 +19,7 @@ class MpiRunBindTest {
     @Test
     void aBadOrWildcardBindOrOneForThreadsIsRefusedSayingWhy() {
         assertRefused("--bind must look like tcp://HOST[:PORT]", "-np", "2", "--bind", "10.0.0.5:7000", "--", "-cp", "app", "Main");
-        assertRefused("is every interface; the ranks run on this host", "-np", "2", "--bind", "tcp://0.0.0.0:7000", "--",
+        assertRefused("is every interface; the ranks must tell each other one address", "-np", "2", "--bind", "tcp://0.0.0.0:7000", "--",
                 "-cp", "app", "Main");
         assertRefused("--bind is for ranks that are JVMs", "-np", "2", "--threads", "--bind", "tcp://10.0.0.5", "--",
                 "-cp", "app", "Main");
