@@ -27,6 +27,16 @@ record WirePayload(int base, TypeCodec codec, Object array, int from, int n, byt
         return objects != null ? OBJECTS_PREFIX + objects.length : codec == null ? 0 : n * codec.width;
     }
 
+    /** Bytes travel as they are: a receiver in this JVM may take them straight from the program's array. */
+    @Override
+    public ByteBuffer inPlace(int at) {
+        int body = at - HEADER;
+        if (objects == null && codec != null && codec.width == 1 && array instanceof byte[] bytes && body >= 0 && body <= n) {
+            return ByteBuffer.wrap(bytes, from + body, n - body);
+        }
+        return null;
+    }
+
     @Override
     public int write(int at, ByteBuffer out) {
         int start = out.position();

@@ -17,23 +17,24 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import mpibench.PingPongRanks;
 
 /**
  * MPI ping-pong between two processes on loopback, measured side by side in one run: dist MPI
- * ({@code mpirun -np 2}, ranks as JVMs), a raw blocking NIO socket ping-pong between two JVMs (the
+ * ({@code mpirun -np 2}, ranks as JVMs; and {@code --threads}, ranks as threads of one JVM), a raw blocking NIO socket ping-pong between two JVMs (the
  * floor: from a {@code byte[]} as the MPI program holds its data, and from native memory), and
  * Open MPI's C ping-pong over TCP when its binary is given. Latency is the mean round
- * trip of a 1-byte message; bandwidth is 2 x 1 MiB per round trip. Every side times its round trips
+ * trip of a 1-byte message (one way is half of it); bandwidth is 2 x 1 MiB per round trip. Every side times its round trips
  * after as many untimed ones (steady state: dist's longer code path takes a few hundred large round
  * trips to be compiled, the raw loop's a few).
  *
  * <p>usage: MpiPingPong [--repeats 3] [--openmpi PATH_TO_COMPILED_PINGPONG]
  */
 public final class MpiPingPong {
-    static final int SMALL = 1;
-    static final int LARGE = 1 << 20;
-    static final int SMALL_TRIPS = 5000;
-    static final int LARGE_TRIPS = 500;
+    public static final int SMALL = 1;
+    public static final int LARGE = 1 << 20;
+    public static final int SMALL_TRIPS = 5000;
+    public static final int LARGE_TRIPS = 500;
     private static final Pattern RESULT = Pattern.compile("latency_us ([0-9.]+) bandwidth_MBps ([0-9.]+)");
 
     private MpiPingPong() {}
@@ -61,44 +62,58 @@ public final class MpiPingPong {
         List<Result> raw = new ArrayList<>();
         List<Result> rawDirect = new ArrayList<>();
         List<Result> dist = new ArrayList<>();
+        List<Result> threads = new ArrayList<>();
         List<Result> open = new ArrayList<>();
+        List<Result> openShared = new ArrayList<>();
         for (int r = 0; r < repeats; r++) {
             raw.add(raw(false));
             rawDirect.add(raw(true));
             dist.add(distMpi());
+            threads.add(distThreads());
             if (openMpi != null) {
-                open.add(openMpi(openMpi));
+                open.add(openMpi(openMpi, "tcp,self", "--mca", "btl_tcp_if_include", "lo"));
+                openShared.add(openMpi(openMpi, "vader,self"));
             }
-            System.out.printf("repeat %d: raw byte[] %s, raw direct %s, dist %s%s%n", r + 1, raw.get(r),
-                    rawDirect.get(r), dist.get(r),
-                    openMpi == null ? "" : ", open mpi " + open.get(r));
+            System.out.printf("repeat %d: raw byte[] %s, raw direct %s, dist %s, dist threads %s%s%n", r + 1, raw.get(r),
+                    rawDirect.get(r), dist.get(r), threads.get(r),
+                    openMpi == null ? "" : ", open mpi " + open.get(r) + ", open mpi shared memory " + openShared.get(r));
         }
         Result rawMedian = median(raw);
         Result distMedian = median(dist);
-        System.out.printf("%-22s %14s %16s%n", "(medians)", "latency 1 B", "bandwidth 1 MiB");
+        System.out.printf("%-28s %14s %16s%n", "(medians)", "round trip 1 B", "bandwidth 1 MiB");
         Result directMedian = median(rawDirect);
         print("raw NIO socket, byte[]", rawMedian);
         print("raw NIO socket, direct", directMedian);
         print("dist MPI", distMedian);
-        System.out.printf("dist/raw(byte[]) latency: %.2fx (target <= 1.5x); bandwidth: %.0f%% (target >= 80%%)%n",
+        Result threadsMedian = median(threads);
+        print("dist MPI, threads", threadsMedian);
+        System.out.printf("dist/raw(byte[]) latency: %.2fx (target <= 1.0x); bandwidth: %.0f%% (target >= 90%%)%n",
                 distMedian.latencyMicros() / rawMedian.latencyMicros(),
                 100 * distMedian.bandwidthMBps() / rawMedian.bandwidthMBps());
         System.out.printf("dist/raw(direct) latency: %.2fx; bandwidth: %.0f%%%n",
                 distMedian.latencyMicros() / directMedian.latencyMicros(),
                 100 * distMedian.bandwidthMBps() / directMedian.bandwidthMBps());
+        System.out.printf("dist threads: %.2f us one way (target <= 2 us), %.0f MB/s (target >= 5000 MB/s);"
+                        + " %.3fx the raw byte[] socket's round trip%n", threadsMedian.latencyMicros() / 2,
+                threadsMedian.bandwidthMBps(), threadsMedian.latencyMicros() / rawMedian.latencyMicros());
         if (openMpi != null) {
             Result openMedian = median(open);
             print("Open MPI (C, TCP)", openMedian);
             System.out.printf("dist/Open MPI latency: %.2fx; dist/Open MPI bandwidth: %.0f%%%n",
                     distMedian.latencyMicros() / openMedian.latencyMicros(),
                     100 * distMedian.bandwidthMBps() / openMedian.bandwidthMBps());
+            Result sharedMedian = median(openShared);
+            print("Open MPI (C, shared memory)", sharedMedian);
+            System.out.printf("dist threads/Open MPI shared memory latency: %.2fx; bandwidth: %.0f%%%n",
+                    threadsMedian.latencyMicros() / sharedMedian.latencyMicros(),
+                    100 * threadsMedian.bandwidthMBps() / sharedMedian.bandwidthMBps());
         } else {
             System.out.println("Open MPI: not measured (give --openmpi, see perf/mpi-pingpong.sh)");
         }
     }
 
     private static void print(String name, Result result) {
-        System.out.printf("%-22s %11.1f us %11.0f MB/s%n", name, result.latencyMicros(), result.bandwidthMBps());
+        System.out.printf("%-28s %11.1f us %11.0f MB/s%n", name, result.latencyMicros(), result.bandwidthMBps());
     }
 
     private static Result median(List<Result> results) {
@@ -112,7 +127,7 @@ public final class MpiPingPong {
     private static Result distMpi() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int exit = MpiRun.run(new String[] {"-np", "2", "--", "-cp", System.getProperty("java.class.path"),
-                MpiPingPongRanks.class.getName()}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+                PingPongRanks.class.getName()}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
         String text = out.toString(StandardCharsets.UTF_8);
         Matcher m = RESULT.matcher(text);
         if (exit != 0 || !m.find()) {
@@ -121,17 +136,33 @@ public final class MpiPingPong {
         return new Result(Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)));
     }
 
-    // ---- Open MPI -----------------------------------------------------------------------------
-
-    private static Result openMpi(String binary) throws IOException, InterruptedException {
-        Process run = new ProcessBuilder("mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2",
-                "--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", "lo", binary,
-                String.valueOf(SMALL_TRIPS), String.valueOf(LARGE_TRIPS))
-                .redirectErrorStream(true).start();
+    /** The same ranks as threads of one JVM ({@code mpirun --threads}), in a JVM of their own as a user would run them. */
+    private static Result distThreads() throws IOException, InterruptedException {
+        String classPath = System.getProperty("java.class.path");
+        Process run = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                classPath, MpiRun.class.getName(), "-np", "2", "--threads", "--", "-cp", classPath,
+                PingPongRanks.class.getName()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         String text = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         Matcher m = RESULT.matcher(text);
         if (run.waitFor() != 0 || !m.find()) {
-            throw new IllegalStateException("Open MPI ping-pong failed: " + text);
+            throw new IllegalStateException("dist MPI ping-pong in threads mode failed: " + text);
+        }
+        return new Result(Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)));
+    }
+
+    // ---- Open MPI -----------------------------------------------------------------------------
+
+    /** Open MPI's C ping-pong, its two ranks talking through the byte transfer layers {@code btl} (TCP or shared memory). */
+    private static Result openMpi(String binary, String btl, String... options) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2",
+                "--mca", "btl", btl));
+        command.addAll(List.of(options));
+        command.addAll(List.of(binary, String.valueOf(SMALL_TRIPS), String.valueOf(LARGE_TRIPS)));
+        Process run = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String text = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        Matcher m = RESULT.matcher(text);
+        if (run.waitFor() != 0 || !m.find()) {
+            throw new IllegalStateException("Open MPI ping-pong (" + btl + ") failed: " + text);
         }
         return new Result(Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)));
     }

@@ -33,6 +33,15 @@ public interface Payload {
      */
     int write(int from, ByteBuffer out);
 
+    /**
+     * The payload's bytes from {@code from} on as they lie in the sender's memory, when they lie
+     * there as they travel (a run of bytes), else null; for a receiver in this JVM, which then
+     * copies them once. Only read, and only until the send returns.
+     */
+    default ByteBuffer inPlace(int from) {
+        return null;
+    }
+
     /** The whole payload in an array of its own (for a receiver in this JVM). */
     default byte[] toArray() {
         byte[] bytes = new byte[size()];

@@ -1,11 +1,16 @@
-package dev.distvm.perf;
+package mpibench;
+
+import dev.distvm.perf.MpiPingPong;
 
 import mpi.MPI;
 import mpi.MPIException;
 
-/** The two ranks of the dist MPI side of {@link MpiPingPong}; rank 0 prints the result line. */
-public final class MpiPingPongRanks {
-    private MpiPingPongRanks() {}
+/**
+ * The two ranks of the dist MPI side of {@link MpiPingPong}; rank 0 prints the result line. In a
+ * package of its own, so that in threads mode each rank loads it (and {@code mpi}) in its own class loader.
+ */
+public final class PingPongRanks {
+    private PingPongRanks() {}
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
