@@ -137,7 +137,9 @@ public final class Daemon implements AutoCloseable {
             err.println("daemon: " + e.getMessage());
             return 1;
         }
-        out.println("daemon listening at " + daemon.address());
+        out.println("daemon listening at " + daemon.address() + (TcpAddress.isLoopback(daemon.address())
+                ? " (loopback: only this host reaches it; other hosts need --bind tcp://ADDRESS, this host's address)"
+                : ""));
         out.flush();
         Runtime.getRuntime().addShutdownHook(new Thread(daemon::close, "dist-daemon-shutdown"));
         new CountDownLatch(1).await();

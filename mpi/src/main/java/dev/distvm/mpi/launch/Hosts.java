@@ -53,9 +53,14 @@ record Hosts(List<Host> hosts) {
     }
 
     /** A host file: a host per line ({@code HOST[:PORT] [slots=N]}), blank lines and {@code #} comments ignored. */
-    static Hosts ofFile(Path file) throws IOException {
+    static Hosts ofFile(Path file) {
         List<Host> hosts = new ArrayList<>();
-        List<String> lines = Files.readAllLines(file);
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read host file " + file + ": " + e);
+        }
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).replaceFirst("#.*", "").strip();
             if (!line.isEmpty()) {

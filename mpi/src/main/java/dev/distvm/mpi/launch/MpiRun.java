@@ -22,9 +22,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 
 /**
- * {@code dist mpirun}: starts the ranks of an MPI job, as JVMs on this host (rank discovery through
- * a coordinator that mpirun runs) or as threads of one JVM ({@code --threads}), forwards their
- * output, and returns the first non-zero exit code; when one rank fails the others are stopped.
+ * {@code dist mpirun}: starts the ranks of an MPI job, as JVMs on this host and, through their
+ * daemons, on others (rank discovery through a coordinator that mpirun runs), or as threads of one
+ * JVM ({@code --threads}), forwards their output, and returns the first non-zero exit code; when
+ * one rank fails the others are stopped.
  */
 public final class MpiRun {
     static final String USAGE = """

@@ -56,6 +56,7 @@ class HostsTest {
                 () -> Hosts.ofFile(file));
         Files.writeString(file, "# nobody\n\n");
         assertRefused("names no host", () -> Hosts.ofFile(file));
+        assertRefused("cannot read host file " + temp.resolve("missing"), () -> Hosts.ofFile(temp.resolve("missing")));
     }
 
     @Test
