@@ -19,8 +19,11 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
 
 /**
  * The Java half of the {@code dist} command: the subcommands that run inside a JVM of their own
@@ -28,25 +31,45 @@ import java.util.concurrent.CountDownLatch;
  * the ones that start other JVMs or the build.
  */
 public final class Main {
-    private static final String USAGE = """
-            usage: java -jar dist.jar COMMAND [options]   (normally through ./dist)
-              coordinator --bind tcp://HOST:PORT [--advertise tcp://HOST[:PORT]] [--failure-timeout MS]
-                  run a coordinator: node table, heartbeats, failure detection, load reports.
-                  Nodes on other hosts need an address of this host's network, not 127.0.0.1;
-                  binding 0.0.0.0 needs --advertise, the address they reach it at (no port: the bound one).
-                  A suspect is declared dead when its death is certain or after MS of silence
-                  (default 30000). Restarted at the same address, it takes its members back.
-                  The cluster secret comes from DIST_SECRET; without it one is made and printed.
-              status --coordinator tcp://HOST:PORT
-                  print the nodes of a cluster (DIST_SECRET must hold its secret)
-              archive
-                  write the start-up archive (class-data sharing) of this JDK and dist.jar beside
-                  dist.jar, in cds/; nodes started by ./dist and their workers use it
-              mpirun -np N [--threads] [--prefix] [--hosts H,H | --hostfile FILE] [--bind tcp://HOST[:PORT]] -- [java options] (-cp APP Main | -jar app.jar) [args]
-                  run an MPI (mpiJava 1.2) program as N ranks; `mpirun --help` for more
-              daemon [--bind tcp://HOST[:PORT]]
-                  start the ranks of mpirun jobs run from other hosts (DIST_SECRET must be set)
-            """;
+    /** Each command's synopsis and text, as its own {@code --help} prints them. */
+    private static final Map<String, String> COMMANDS = commands(
+            """
+            coordinator --bind tcp://HOST:PORT [--advertise tcp://HOST[:PORT]] [--failure-timeout MS]
+                run a coordinator: node table, heartbeats, failure detection, load reports.
+                Nodes on other hosts need an address of this host's network, not 127.0.0.1;
+                binding 0.0.0.0 needs --advertise, the address they reach it at (no port: the bound one).
+                A suspect is declared dead when its death is certain or after MS of silence
+                (default 30000). Restarted at the same address, it takes its members back.
+                The cluster secret comes from DIST_SECRET; without it one is made and printed.
+            """,
+            """
+            status --coordinator tcp://HOST:PORT
+                print the nodes of a cluster (DIST_SECRET must hold its secret)
+            """,
+            """
+            archive
+                write the start-up archive (class-data sharing) of this JDK and dist.jar beside
+                dist.jar, in cds/; nodes started by ./dist and their workers use it
+            """,
+            """
+            mpirun -np N [--threads] [--prefix] [--hosts H,H | --hostfile FILE] [--bind tcp://HOST[:PORT]] -- [java options] (-cp APP Main | -jar app.jar) [args]
+                run an MPI (mpiJava 1.2) program as N ranks; `mpirun --help` for more
+            """,
+            """
+            daemon [--bind tcp://HOST[:PORT]]
+                start the ranks of mpirun jobs run from other hosts (DIST_SECRET must be set)
+            """);
+    private static final String USAGE = "usage: java -jar dist.jar COMMAND [options]   (normally through ./dist)\n"
+            + COMMANDS.values().stream().map(text -> text.indent(2)).collect(Collectors.joining());
+
+    /** The commands by name (each text's first word), in the order given. */
+    private static Map<String, String> commands(String... texts) {
+        Map<String, String> byName = new LinkedHashMap<>();
+        for (String text : texts) {
+            byName.put(text.split("[ \n]", 2)[0], text);
+        }
+        return byName;
+    }
 
     private Main() {}
 
@@ -68,6 +91,9 @@ public final class Main {
                 case "daemon" -> System.exit(Daemon.run(rest.toArray(String[]::new), System.out, System.err));
                 default -> throw new UsageException("unknown command '" + args[0] + "'");
             }
+        } catch (HelpRequested help) {
+            System.out.print(usage(help.command));
+            System.exit(0);
         } catch (UsageException e) {
             System.err.println("dist: " + e.getMessage());
             System.err.print(USAGE);
@@ -124,6 +150,21 @@ public final class Main {
         }
     }
 
+    /** {@code COMMAND --help}: answered with that command's usage alone. */
+    static final class HelpRequested extends RuntimeException {
+        final String command;
+
+        HelpRequested(String command) {
+            super(command + " --help");
+            this.command = command;
+        }
+    }
+
+    /** What {@code COMMAND --help} prints. */
+    static String usage(String command) {
+        return "usage: dist " + COMMANDS.get(command);
+    }
+
     static final class UsageException extends RuntimeException {
         UsageException(String message) {
             super(message);
@@ -139,8 +180,7 @@ public final class Main {
             for (int i = 0; i < args.size(); i++) {
                 String key = args.get(i);
                 if (key.equals("--help") || key.equals("-h")) {
-                    System.out.print(USAGE);
-                    System.exit(0);
+                    throw new HelpRequested(command);
                 }
                 if (!valid.contains(key)) {
                     throw new UsageException(command + ": unknown option '" + key + "' ("

@@ -129,11 +129,17 @@ public final class NodeRuntime {
         endpoint.close();
     }
 
+    /**
+     * Said only with --verbose: no part of a run depends on the native agent yet (its frames and
+     * capabilities only reach the run report), so a plain {@code java -javaagent:dist.jar} run,
+     * which does not load it, loses nothing a user would miss.
+     */
     private static void reportMissingNativeCapabilities() {
         List<String> missing = NativeAgent.missingCapabilities();
         if (!missing.isEmpty()) {
-            Log.info((NativeAgent.isLoaded() ? "the native agent lacks " : "the native agent is not loaded (start the JVM with"
-                    + " -agentpath:/path/to/libdistjvmti.so, as ./dist does), so these capabilities are missing: ")
+            Log.debug((NativeAgent.isLoaded() ? "dist's native agent runs without JVMTI capabilities "
+                    : "dist's native agent (libdistjvmti.so) is not loaded, as in a plain -javaagent run; ./dist run"
+                    + " loads it with -agentpath. The run report will not list its JVMTI capabilities: ")
                     + String.join(", ", missing));
         }
     }
