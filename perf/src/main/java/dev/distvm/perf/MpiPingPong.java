@@ -128,24 +128,29 @@ public final class MpiPingPong {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int exit = MpiRun.run(new String[] {"-np", "2", "--", "-cp", System.getProperty("java.class.path"),
                 PingPongRanks.class.getName()}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
-        String text = out.toString(StandardCharsets.UTF_8);
-        Matcher m = RESULT.matcher(text);
-        if (exit != 0 || !m.find()) {
-            throw new IllegalStateException("dist MPI ping-pong failed (exit " + exit + "): " + text);
-        }
-        return new Result(Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)));
+        return parsed("dist MPI ping-pong", exit, out.toString(StandardCharsets.UTF_8));
     }
 
     /** The same ranks as threads of one JVM ({@code mpirun --threads}), in a JVM of their own as a user would run them. */
     private static Result distThreads() throws IOException, InterruptedException {
         String classPath = System.getProperty("java.class.path");
-        Process run = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-                classPath, MpiRun.class.getName(), "-np", "2", "--threads", "--", "-cp", classPath,
-                PingPongRanks.class.getName()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        return ofProcess("dist MPI ping-pong in threads mode", new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classPath,
+                MpiRun.class.getName(), "-np", "2", "--threads", "--", "-cp", classPath, PingPongRanks.class.getName())
+                .redirectError(ProcessBuilder.Redirect.INHERIT));
+    }
+
+    /** The result line that {@code builder}'s process prints on its output. */
+    private static Result ofProcess(String what, ProcessBuilder builder) throws IOException, InterruptedException {
+        Process run = builder.start();
         String text = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        return parsed(what, run.waitFor(), text);
+    }
+
+    private static Result parsed(String what, int exit, String text) {
         Matcher m = RESULT.matcher(text);
-        if (run.waitFor() != 0 || !m.find()) {
-            throw new IllegalStateException("dist MPI ping-pong in threads mode failed: " + text);
+        if (exit != 0 || !m.find()) {
+            throw new IllegalStateException(what + " failed (exit " + exit + "): " + text);
         }
         return new Result(Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)));
     }
@@ -158,13 +163,7 @@ public final class MpiPingPong {
                 "--mca", "btl", btl));
         command.addAll(List.of(options));
         command.addAll(List.of(binary, String.valueOf(SMALL_TRIPS), String.valueOf(LARGE_TRIPS)));
-        Process run = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String text = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        Matcher m = RESULT.matcher(text);
-        if (run.waitFor() != 0 || !m.find()) {
-            throw new IllegalStateException("Open MPI ping-pong (" + btl + ") failed: " + text);
-        }
-        return new Result(Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)));
+        return ofProcess("Open MPI ping-pong (" + btl + ")", new ProcessBuilder(command).redirectErrorStream(true));
     }
 
     // ---- raw socket ---------------------------------------------------------------------------

@@ -1,7 +1,6 @@
 package dev.distvm.mpi.launch;
 
 import com.google.protobuf.MessageLite;
-import dev.distvm.common.ChildJvm;
 import dev.distvm.common.DaemonThreads;
 import dev.distvm.common.Log;
 import dev.distvm.mpi.engine.Job;
@@ -180,16 +179,8 @@ public final class Daemon implements AutoCloseable {
     }
 
     private Launched start(LaunchRank launch) {
-        List<String> command = new ArrayList<>();
-        command.add(ChildJvm.java());
-        command.addAll(launch.getJavaOptionsList());
-        List<String> classPath = new ArrayList<>(launch.getClassPathList());
-        classPath.add(ChildJvm.distJar().toString());
-        command.add("-cp");
-        command.add(String.join(File.pathSeparator, classPath));
-        command.add(launch.getMainClass());
-        command.addAll(launch.getArgsList());
-        ProcessBuilder builder = new ProcessBuilder(command);
+        ProcessBuilder builder = RankJvm.command(launch.getJavaOptionsList(), launch.getClassPathList(),
+                launch.getMainClass(), launch.getArgsList());
         Path directory = Path.of(launch.getWorkingDirectory().isEmpty() ? "." : launch.getWorkingDirectory());
         if (Files.isDirectory(directory)) {
             builder.directory(directory.toFile());
@@ -204,13 +195,14 @@ public final class Daemon implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException("cannot start rank " + launch.getRank() + ": " + e.getMessage(), e);
         }
-        HostedJob job = jobs.computeIfAbsent(launch.getJob(), id -> new HostedJob(launch.getMpirun()));
-        job.add(process);
+        // Joined and left under the map's lock of the job: a rank that ends meanwhile cannot drop the job this one joins.
+        jobs.compute(launch.getJob(), (id, known) -> (known == null ? new HostedJob(launch.getMpirun()) : known)
+                .add(process));
         Log.info("daemon: rank " + launch.getRank() + " of job " + Long.toHexString(launch.getJob()) + " started, pid "
                 + process.pid());
         Thread out = forward(launch, process.getInputStream(), false);
         Thread err = forward(launch, process.getErrorStream(), true);
-        DaemonThreads.start("dist-daemon-rank-" + launch.getRank(), () -> reportExit(launch, job, process, out, err));
+        DaemonThreads.start("dist-daemon-rank-" + launch.getRank(), () -> reportExit(launch, process, out, err));
         return Launched.newBuilder().setPid(process.pid()).build();
     }
 
@@ -236,7 +228,7 @@ public final class Daemon implements AutoCloseable {
         });
     }
 
-    private void reportExit(LaunchRank launch, HostedJob job, Process process, Thread out, Thread err) {
+    private void reportExit(LaunchRank launch, Process process, Thread out, Thread err) {
         try {
             int status = process.waitFor();
             out.join();
@@ -246,9 +238,7 @@ public final class Daemon implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            if (job.remove(process)) {
-                jobs.remove(launch.getJob(), job);
-            }
+            jobs.computeIfPresent(launch.getJob(), (id, known) -> known.remove(process) ? null : known);
         }
     }
 
@@ -286,8 +276,9 @@ public final class Daemon implements AutoCloseable {
             this.mpirun = mpirun;
         }
 
-        synchronized void add(Process process) {
+        synchronized HostedJob add(Process process) {
             processes.add(process);
+            return this;
         }
 
         /** Forgets an ended rank; true when it was the job's last here. */
@@ -300,10 +291,7 @@ public final class Daemon implements AutoCloseable {
             if (!processes.isEmpty()) {
                 Log.warn("daemon: stopping " + processes.size() + " rank(s): " + why);
             }
-            for (Process process : processes) {
-                process.descendants().forEach(ProcessHandle::destroyForcibly);
-                process.destroyForcibly();
-            }
+            processes.forEach(RankJvm::destroy);
         }
     }
 }

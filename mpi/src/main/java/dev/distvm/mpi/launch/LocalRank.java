@@ -16,7 +16,6 @@ record LocalRank(int rank, Process process) implements RankProcess {
 
     @Override
     public void stop() {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
+        RankJvm.destroy(process);
     }
 }

@@ -256,10 +256,10 @@ public final class MpiRun {
                                     on.loopback() ? host : "tcp://" + on.name(), out, err, pumps)
                             : remote.launch(on, LaunchRank.newBuilder().setJob(job).setRank(rank).setSize(launch.ranks)
                                     .setMpirun(endpoint.address()).setCoordinator(coordinator.address())
-                                    .setHost(on.name()).addAllJavaOptions(launch.javaOptions).addAllClassPath(classPath)
+                                    .setHost(on.name()).setStartTimeoutMillis(launch.startTimeoutMillis)
+                                    .addAllJavaOptions(launch.javaOptions).addAllClassPath(classPath)
                                     .setMainClass(launch.mainClass).addAllArgs(launch.programArgs)
-                                    .setWorkingDirectory(Path.of("").toAbsolutePath().toString())
-                                    .setStartTimeoutMillis(launch.startTimeoutMillis).build());
+                                    .setWorkingDirectory(Path.of("").toAbsolutePath().toString()).build());
                 } catch (IllegalStateException e) {
                     err.println("mpirun: " + e.getMessage());
                     stopAll(ranks);
@@ -284,16 +284,7 @@ public final class MpiRun {
     private static RankProcess startHere(Launch launch, int rank, List<String> classPath, ClusterSecret secret,
                                          String coordinator, String host, PrintStream out, PrintStream err,
                                          List<Thread> pumps) {
-        List<String> command = new ArrayList<>();
-        command.add(ChildJvm.java());
-        command.addAll(launch.javaOptions);
-        List<String> withDist = new ArrayList<>(classPath);
-        withDist.add(ChildJvm.distJar().toString());
-        command.add("-cp");
-        command.add(String.join(File.pathSeparator, withDist));
-        command.add(launch.mainClass);
-        command.addAll(launch.programArgs);
-        ProcessBuilder builder = new ProcessBuilder(command);
+        ProcessBuilder builder = RankJvm.command(launch.javaOptions, classPath, launch.mainClass, launch.programArgs);
         Job.environment(builder.environment(), secret, rank, launch.ranks, coordinator, host + ":0",
                 ProcessHandle.current().pid(), launch.startTimeoutMillis);
         builder.redirectInput(rank == 0 ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.PIPE);
@@ -322,7 +313,7 @@ public final class MpiRun {
      */
     private static int awaitRanks(List<RankProcess> ranks, PrintStream err) throws InterruptedException {
         int exitCode = 0;
-        long giveUpAt = Long.MAX_VALUE;
+        long stoppedAt = 0; // when exitCode became non-zero
         List<RankProcess> running = new ArrayList<>(ranks);
         while (!running.isEmpty()) {
             for (int i = 0; i < running.size(); i++) {
@@ -335,14 +326,14 @@ public final class MpiRun {
                         err.println("mpirun: rank " + rank.rank() + " (" + rank.where() + ") " + ended.how()
                                 + "; stopping the other ranks");
                         running.forEach(RankProcess::stop);
-                        giveUpAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOPPED_RANK_GRACE_MILLIS);
+                        stoppedAt = System.nanoTime();
                     } else if (ended.status() == RemoteRanks.LOST) {
                         // the first failure may be a rank that lost its connection to this one: say what caused it
                         err.println("mpirun: rank " + rank.rank() + " (" + rank.where() + ") " + ended.how());
                     }
                 }
             }
-            if (System.nanoTime() - giveUpAt > 0) {
+            if (exitCode != 0 && System.nanoTime() - stoppedAt > TimeUnit.MILLISECONDS.toNanos(STOPPED_RANK_GRACE_MILLIS)) {
                 for (RankProcess rank : running) {
                     err.println("mpirun: rank " + rank.rank() + " (" + rank.where() + ") did not report its end within "
                             + STOPPED_RANK_GRACE_MILLIS / 1000 + " s of being stopped; giving up on it");
