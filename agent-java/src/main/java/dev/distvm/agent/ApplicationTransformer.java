@@ -57,8 +57,21 @@ final class ApplicationTransformer implements ClassFileTransformer {
 
     /** The class file as the program runs it: rewritten with the classes {@code loader} sees as its hierarchy. */
     static byte[] rewrite(ClassLoader loader, byte[] bytes) {
+        return rewrite(loader, bytes, APPLICATION);
+    }
+
+    /**
+     * Rewrites dist's own class {@code bytes} as if it were the program's, and throws the result
+     * away: {@link #rewrite} leaves dist's classes alone, so a warm-up through it would run none of
+     * the rewriter's code.
+     */
+    static void rewriteAsApplication(ClassLoader loader, byte[] bytes, String packagePrefix) {
+        rewrite(loader, bytes, name -> APPLICATION.test(name) || name.startsWith(packagePrefix));
+    }
+
+    private static byte[] rewrite(ClassLoader loader, byte[] bytes, Predicate<String> isApplication) {
         ClassHierarchy hierarchy = new ClassHierarchy(loader);
-        return new ClassRewriter(RuntimeHooks.OWNER, APPLICATION, hierarchy, hierarchy::isThread,
+        return new ClassRewriter(RuntimeHooks.OWNER, isApplication, hierarchy, hierarchy::isThread,
                 hierarchy).rewrite(bytes).bytes();
     }
 }

@@ -41,7 +41,8 @@ final class WorkerWarmUp implements Runnable {
             for (String subject : SUBJECTS) {
                 try (InputStream in = ClassLoader.getSystemResourceAsStream(subject)) {
                     if (in != null) {
-                        ApplicationTransformer.rewrite(ClassLoader.getSystemClassLoader(), in.readAllBytes());
+                        ApplicationTransformer.rewriteAsApplication(ClassLoader.getSystemClassLoader(), in.readAllBytes(),
+                                subject.substring(0, subject.lastIndexOf('/') + 1));
                     }
                 }
             }

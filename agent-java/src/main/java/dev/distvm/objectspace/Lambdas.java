@@ -115,6 +115,16 @@ final class Lambdas {
                     reader.string(), reader.string(), reader.string(), Byte.toUnsignedInt(reader.body().get()),
                     reader.body().getInt());
         }
+
+        /**
+         * This lambda's key among its capturing class's factories. Not the record's own
+         * {@code toString}: that one's bootstrap spun method handles for some 75 ms at a worker's
+         * first placed lambda, time the thread waited.
+         */
+        String key() {
+            return String.join(" ", capturing, functionalInterface, methodName, methodType, instantiatedType, implClass,
+                    implName, implType, Integer.toString(implKind), Integer.toString(captured));
+        }
     }
 
     /** The lambda {@link #write} described, made again with the captured values that follow. */
@@ -128,10 +138,11 @@ final class Lambdas {
         try {
             Class<?> capturingClass = reader.load(lambda.capturing().replace('/', '.'));
             Map<String, MethodHandle> factories = FACTORIES.get(capturingClass);
-            MethodHandle factory = factories.get(lambda.toString());
+            String key = lambda.key();
+            MethodHandle factory = factories.get(key);
             if (factory == null) {
                 factory = factory(capturingClass, lambda, reader);
-                factories.putIfAbsent(lambda.toString(), factory);
+                factories.putIfAbsent(key, factory);
             }
             return factory.invokeWithArguments(captured);
         } catch (IllegalArgumentException | IllegalStateException e) {
