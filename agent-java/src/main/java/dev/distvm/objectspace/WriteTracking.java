@@ -1,5 +1,6 @@
 package dev.distvm.objectspace;
 
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -45,12 +46,23 @@ final class WriteTracking<T> {
     }
 
     void written(T thing) {
-        written.put(thing, thing);
+        written(thing, thing);
     }
 
-    /** A write to {@code thing}, whose {@code pin} stays alive until a scan compared it (see above). */
+    /**
+     * A write to {@code thing}, whose {@code pin} stays alive until a scan compared it (see above).
+     * A thing already reported and not yet taken is not reported again: a hot synchronized method
+     * at the home wrote the same shared counter from two threads, and each write's put into one
+     * map entry cost more than the method. The fence keeps the caller's store before the look, and
+     * the scan's fence keeps its removal before it compares: so either this look sees the entry
+     * still there and the scan that takes it sees the store, or it sees the entry gone and puts it
+     * again for the next scan (the two fences forbid each side missing the other's write).
+     */
     void written(T thing, Object pin) {
-        written.put(thing, pin);
+        VarHandle.fullFence();
+        if (written.get(thing) == null) {
+            written.put(thing, pin);
+        }
     }
 
     /** The thing is no longer shared with this peer. */
@@ -74,6 +86,7 @@ final class WriteTracking<T> {
             pins.add(written.remove(thing));
             due.add(thing);
         }
+        VarHandle.fullFence(); // see written: the removals before the caller compares
         scanned = pins;
         Set<T> whole = new HashSet<>();
         recent.entrySet().removeIf(entry -> {
