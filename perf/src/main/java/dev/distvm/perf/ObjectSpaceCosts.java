@@ -28,7 +28,11 @@ import java.util.Set;
  *       one field of a small object changed, timed before the array existed [issue 15: at most
  *       1.5x]: releases cost what was written, not what is shared; the small object's release
  *       with the array shared is printed beside it. The release is a volatile write's, sent one
- *       way.
+ *       way;
+ *   <li>a counter under one monitor, 4 threads on 2 nodes ({@code samples.sync.SyncMethods} on its
+ *       shared counter, a million calls a thread so that the threads' start does not decide the
+ *       figure), vs the same kernel on one plain JVM [issue 16: at most 3x]; pinned, each node and
+ *       the plain JVM have one CPU.
  * </ul>
  * The costs come from {@code perfapp.SsiCosts} running on 2 nodes; the raw round trip from a
  * blocking NIO ping-pong of 1 byte between two JVMs ({@link MpiPingPong#raw}), measured between
@@ -43,6 +47,7 @@ import java.util.Set;
 public final class ObjectSpaceCosts {
     private static final String USAGE = "usage: ObjectSpaceCosts [--build DIR] [--repeats N] [--unpinned]";
     private static final List<String> PROGRAM = List.of("perfapp.SsiCosts");
+    private static final List<String> COUNTER = List.of("samples.sync.SyncMethods", "4", "1000000", "shared");
 
     private ObjectSpaceCosts() {}
 
@@ -64,6 +69,8 @@ public final class ObjectSpaceCosts {
         List<Double> monitorRatios = new ArrayList<>();
         List<Double> releaseRatios = new ArrayList<>();
         List<Double> volatileRatios = new ArrayList<>();
+        List<Double> counterRatios = new ArrayList<>();
+        String counted = runs.output(SampleRuns.PLAIN, "samples.jar", COUNTER);
         for (int r = 1; r <= repeats; r++) {
             double raw = MpiPingPong.raw(false, rawServer).latencyMicros();
             Map<String, Double> dist = parse(runs.output(2, "perf-app.jar", PROGRAM));
@@ -98,15 +105,20 @@ public final class ObjectSpaceCosts {
                     + " with the array shared %.2f us)%n", dist.get("release_array_us"), releaseRatio,
                     dist.get("release_small_us"), dist.get("release_small_beside_array_us"));
             releaseRatios.add(releaseRatio);
+            double counterPlain = runs.medianTimes(SampleRuns.PLAIN, "samples.jar", COUNTER, 1, counted).kernelMillis();
+            double counterDist = runs.medianTimes(2, "samples.jar", COUNTER, 1, counted).kernelMillis();
+            System.out.printf("  a counter under one monitor, 4 threads x 1,000,000 calls: 2 nodes %.0f ms = %.2fx one plain"
+                    + " JVM (%.0f ms; target <= 3x)%n", counterDist, counterDist / counterPlain, counterPlain);
+            counterRatios.add(counterDist / counterPlain);
             faultRatios.add(dist.get("fault_us") / raw);
             readRatios.add(copyRead / dist.get("worker_local_read_ns"));
             monitorRatios.add(monitorRatio);
         }
         System.out.printf("medians of %d runs: object fault %.2fx raw, copy read %.2fx a local read, shared monitor"
                 + " re-entered %.2fx a local one, spinning volatile read %.2fx a local one, 1 MB array release %.2fx a"
-                + " small object's%n",
+                + " small object's, shared counter on 2 nodes %.2fx one JVM%n",
                 repeats, median(faultRatios), median(readRatios), median(monitorRatios), median(volatileRatios),
-                median(releaseRatios));
+                median(releaseRatios), median(counterRatios));
     }
 
     private static void pinThisJvm(String cpus) throws IOException, InterruptedException {
