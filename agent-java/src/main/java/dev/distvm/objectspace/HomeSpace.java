@@ -69,6 +69,18 @@ final class HomeSpace {
      * message fails, they are un-exported, unless another view has named them meanwhile.
      */
     private final Map<Object, View> exporting = new IdentityHashMap<>();
+    /**
+     * The id of each shared class (0: not shared), which every write to a class's statics at the
+     * home asks for: read without the lock that {@link #idOf} takes, which a static synchronized
+     * counter's two writes per call took at every call. Set before the class's state says shared,
+     * cleared when it says local again.
+     */
+    private final ClassValue<AtomicLong> classIds = new ClassValue<>() {
+        @Override
+        protected AtomicLong computeValue(Class<?> type) {
+            return new AtomicLong();
+        }
+    };
     /** The views by worker. */
     private final Map<Integer, View> views = new ConcurrentHashMap<>();
     /**
@@ -355,6 +367,9 @@ final class HomeSpace {
                 exporting.remove(holder);
                 unregister(holder);
             }
+            if (holder instanceof Class<?> type) {
+                classIds.get(type).set(0);
+            }
             throw e;
         }
         return id;
@@ -383,6 +398,7 @@ final class HomeSpace {
             }
             if (holder instanceof Class<?> type) {
                 InjectedState.setClass(type, InjectedState.VALID_LOCAL);
+                classIds.get(type).set(0);
             } else if (!holder.getClass().isArray()) {
                 InjectedState.setMeta(holder, null);
             }
@@ -390,8 +406,9 @@ final class HomeSpace {
     }
 
     /** From now on, writes to the master report themselves (its id first, so the report can find it). */
-    private static void markShared(Object master, long id) {
+    private void markShared(Object master, long id) {
         if (master instanceof Class<?> type) {
+            classIds.get(type).set(id);
             InjectedState.setClass(type, InjectedState.SHARED_MASTER);
         } else if (!master.getClass().isArray()) {
             InjectedState.setMeta(master, id);
@@ -434,8 +451,8 @@ final class HomeSpace {
 
     /** The id of {@code master} if it is shared, else 0. */
     private long sharedId(Object master) {
-        if (master instanceof Class<?>) {
-            return idOf(master);
+        if (master instanceof Class<?> type) {
+            return classIds.get(type).get();
         }
         // A shared object carries its id as its meta (markShared): a local one costs no registry lookup,
         // which every volatile write at the home would otherwise pay.

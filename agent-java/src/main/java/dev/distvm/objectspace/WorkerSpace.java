@@ -19,6 +19,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -81,6 +82,17 @@ final class WorkerSpace implements Holders {
     /** Every copy and tombstone by id; the maps and sets below are guarded by this object's monitor. */
     private final Map<Long, Copy> copies = new HashMap<>();
     private final WeakIdentityMap<Object, Copy> byHolder = new WeakIdentityMap<>();
+    /**
+     * The copy record of each class whose statics are a copy here, which every write to those
+     * statics asks for: read without the node lock that {@link #byHolder} needs (a static
+     * synchronized counter took it twice a call, beside the releases that hold it while they scan).
+     */
+    private final ClassValue<AtomicReference<Copy>> classCopies = new ClassValue<>() {
+        @Override
+        protected AtomicReference<Copy> computeValue(Class<?> type) {
+            return new AtomicReference<>();
+        }
+    };
     private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
     /** Tombstones not yet in a drop request. */
     private final Set<Long> tombstones = new LinkedHashSet<>();
@@ -320,6 +332,7 @@ final class WorkerSpace implements Holders {
     /** From now on the rewritten code treats the holder as a copy, and its writes report themselves. */
     private void becameCopy(Copy copy, Object holder) {
         if (holder instanceof Class<?> type) {
+            classCopies.get(type).set(copy);
             InjectedState.setClass(type, InjectedState.VALID_COPY);
         } else if (!holder.getClass().isArray()) {
             InjectedState.setMeta(holder, copy);
@@ -332,8 +345,14 @@ final class WorkerSpace implements Holders {
 
     /** A write to a copy (reported by the rewritten code after the store): the next release compares it. */
     void written(Object holder) {
-        Object meta = holder instanceof Class<?> ? null : InjectedState.meta(holder);
-        if (meta instanceof Copy copy) {
+        if (holder instanceof Class<?> type) {
+            Copy copy = classCopies.get(type).get();
+            if (copy != null) {
+                tracking.written(copy, holder);
+            }
+            return;
+        }
+        if (InjectedState.meta(holder) instanceof Copy copy) {
             tracking.written(copy, holder);
             return;
         }
