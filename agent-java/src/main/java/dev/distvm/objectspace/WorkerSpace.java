@@ -84,8 +84,9 @@ final class WorkerSpace implements Holders {
     private final WeakIdentityMap<Object, Copy> byHolder = new WeakIdentityMap<>();
     /**
      * The copy record of each class whose statics are a copy here, which every write to those
-     * statics asks for: read without the node lock that {@link #byHolder} needs (a static
-     * synchronized counter took it twice a call, beside the releases that hold it while they scan).
+     * statics, every enter and exit of the class's monitor and every volatile static access asks
+     * for: read without the node lock that {@link #byHolder} needs (a static synchronized counter
+     * took it four times a call, beside the releases that hold it while they scan).
      */
     private final ClassValue<AtomicReference<Copy>> classCopies = new ClassValue<>() {
         @Override
@@ -158,7 +159,12 @@ final class WorkerSpace implements Holders {
      * classes, which have no meta, need the registry. No other JDK object is ever shared.
      */
     boolean isCopy(Object holder) {
-        if (holder instanceof Class<?> || holder.getClass().isArray()) {
+        if (holder instanceof Class<?> type) {
+            // every enter and exit of a class's monitor and every volatile static access asks: no
+            // lock (the statics are installed before code can reach them, see CopyMonitors.entered)
+            return classCopies.get(type).get() != null;
+        }
+        if (holder.getClass().isArray()) {
             return idOf(holder) != 0;
         }
         return InjectedState.metaIfInjected(holder) instanceof Copy;
@@ -292,9 +298,14 @@ final class WorkerSpace implements Holders {
     }
 
     /** Whether the holder's state has arrived here (not merely been named). */
-    synchronized boolean installed(Object holder) {
-        Copy copy = byHolder.get(holder);
-        return copy != null && copy.twin != null;
+    boolean installed(Object holder) {
+        if (holder instanceof Class<?> type) {
+            return classCopies.get(type).get() != null; // set once the statics are installed (becameCopy)
+        }
+        synchronized (this) {
+            Copy copy = byHolder.get(holder);
+            return copy != null && copy.twin != null;
+        }
     }
 
     /** The changes part of a home message, applied except where a release the home had not seen then set them. */
