@@ -20,7 +20,6 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -81,15 +80,15 @@ final class HomeSpace {
             return new AtomicLong();
         }
     };
-    /** The views by worker. */
-    private final Map<Integer, View> views = new ConcurrentHashMap<>();
     /**
-     * The same views as an array, for the paths that visit each of them: every write a home thread
-     * makes to a shared master does (markWritten), and traversing the map's table there cost more
+     * The views, one per worker, in an array: every write a home thread makes to a shared master
+     * visits each of them (markWritten), and traversing a concurrent map's table there cost more
      * than the synchronized method around the write (a counter shared with a worker: about 1 us a
-     * call at the home, nearly all of it the traversal). Views are added, never removed.
+     * call at the home, nearly all of it the traversal). One per worker, so a look-up is a short
+     * scan; added under {@link #addingView}, never removed.
      */
-    private volatile View[] viewList = new View[0];
+    private volatile View[] views = new View[0];
+    private final Object addingView = new Object();
     /** Held to apply a release (write) and to scan masters for a refresh (read): see {@link ScanOrder}. */
     private final ReentrantReadWriteLock mastersAsAWhole = new ReentrantReadWriteLock();
     /**
@@ -255,7 +254,7 @@ final class HomeSpace {
      * the masters: a refresh that follows the telling sees it.
      */
     private void tellOthersStale(int releasingNode) {
-        for (View view : viewList) {
+        for (View view : views) {
             if (view.node != releasingNode && view.toldStale.compareAndSet(false, true)) {
                 tellStale.accept(view.node);
             }
@@ -466,7 +465,7 @@ final class HomeSpace {
 
     private void markWritten(long id, int exceptNode) {
         Long boxed = id;
-        for (View view : viewList) {
+        for (View view : views) {
             if (view.node != exceptNode) {
                 view.tracking.written(boxed);
             }
@@ -474,19 +473,29 @@ final class HomeSpace {
     }
 
     private View view(int node) {
-        View known = views.get(node);
+        View known = knownView(node);
         if (known != null) {
             return known;
         }
-        synchronized (views) {
-            return views.computeIfAbsent(node, n -> {
-                View made = new View(n);
-                View[] list = Arrays.copyOf(viewList, viewList.length + 1);
-                list[list.length - 1] = made;
-                viewList = list;
-                return made;
-            });
+        synchronized (addingView) {
+            known = knownView(node);
+            if (known == null) {
+                known = new View(node);
+                View[] added = Arrays.copyOf(views, views.length + 1);
+                added[added.length - 1] = known;
+                views = added;
+            }
+            return known;
         }
+    }
+
+    private View knownView(int node) {
+        for (View view : views) {
+            if (view.node == node) {
+                return view;
+            }
+        }
+        return null;
     }
 
     /**

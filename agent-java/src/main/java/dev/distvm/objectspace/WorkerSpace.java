@@ -155,14 +155,13 @@ final class WorkerSpace implements Holders {
 
     /**
      * Whether the holder is a copy. An application object says so in its injected meta, which
-     * costs a read (this is asked at every monitor operation and volatile access); only arrays and
-     * classes, which have no meta, need the registry. No other JDK object is ever shared.
+     * costs a read (this is asked at every monitor operation and volatile access), a class in
+     * {@link #classCopies} (its statics are installed before code can reach them, see
+     * {@code CopyMonitors.entered}); only arrays need the registry. No other JDK object is ever shared.
      */
     boolean isCopy(Object holder) {
         if (holder instanceof Class<?> type) {
-            // every enter and exit of a class's monitor and every volatile static access asks: no
-            // lock (the statics are installed before code can reach them, see CopyMonitors.entered)
-            return classCopies.get(type).get() != null;
+            return classCopy(type) != null;
         }
         if (holder.getClass().isArray()) {
             return idOf(holder) != 0;
@@ -300,7 +299,7 @@ final class WorkerSpace implements Holders {
     /** Whether the holder's state has arrived here (not merely been named). */
     boolean installed(Object holder) {
         if (holder instanceof Class<?> type) {
-            return classCopies.get(type).get() != null; // set once the statics are installed (becameCopy)
+            return classCopy(type) != null;
         }
         synchronized (this) {
             Copy copy = byHolder.get(holder);
@@ -340,6 +339,11 @@ final class WorkerSpace implements Holders {
         becameCopy(copy, holder);
     }
 
+    /** The copy record of {@code type}'s statics, set once they are installed here (null before). */
+    private Copy classCopy(Class<?> type) {
+        return classCopies.get(type).get();
+    }
+
     /** From now on the rewritten code treats the holder as a copy, and its writes report themselves. */
     private void becameCopy(Copy copy, Object holder) {
         if (holder instanceof Class<?> type) {
@@ -357,7 +361,7 @@ final class WorkerSpace implements Holders {
     /** A write to a copy (reported by the rewritten code after the store): the next release compares it. */
     void written(Object holder) {
         if (holder instanceof Class<?> type) {
-            Copy copy = classCopies.get(type).get();
+            Copy copy = classCopy(type);
             if (copy != null) {
                 tracking.written(copy, holder);
             }
