@@ -950,4 +950,68 @@ final class Cases {
         }
         return null;
     }
+
+    /**
+     * Plain {@code java.lang.Object}s as locks, the common idiom: one made by main and one made by a
+     * thread (perhaps on a worker) exclude every node's threads, a wait on one is woken by a
+     * notifyAll from another node, and both keep their identity hash everywhere.
+     */
+    static String plainObjectLocks() throws InterruptedException {
+        Object lock = new Object();
+        int rounds = 500;
+        long[] counts = new long[2];
+        int[] arrived = new int[1];
+        Object[] made = new Object[1];
+        int[][] hashes = new int[THREADS][];
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(() -> {
+                if (mine == 0) {
+                    synchronized (lock) {
+                        made[0] = new Object();
+                    }
+                }
+                for (int r = 0; r < rounds; r++) {
+                    synchronized (lock) {
+                        counts[0]++;
+                    }
+                }
+                Object theirs;
+                synchronized (lock) {
+                    arrived[0]++;
+                    lock.notifyAll();
+                    while (arrived[0] < THREADS) {
+                        try {
+                            lock.wait();
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                    theirs = made[0];
+                }
+                for (int r = 0; r < rounds; r++) {
+                    synchronized (theirs) {
+                        counts[1]++;
+                    }
+                }
+                hashes[mine] = new int[] {lock.hashCode(), System.identityHashCode(lock), theirs.hashCode()};
+            }, "plain-lock-" + i);
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        if (counts[0] != THREADS * rounds || counts[1] != THREADS * rounds) {
+            return "counted " + counts[0] + " and " + counts[1] + " under the locks, not " + THREADS * rounds + " each";
+        }
+        int[] expected = {lock.hashCode(), System.identityHashCode(lock), made[0].hashCode()};
+        for (int i = 0; i < THREADS; i++) {
+            if (!java.util.Arrays.equals(hashes[i], expected)) {
+                return "thread " + i + " saw the hashes " + java.util.Arrays.toString(hashes[i]) + ", main "
+                        + java.util.Arrays.toString(expected);
+            }
+        }
+        return null;
+    }
 }

@@ -45,6 +45,7 @@ public final class Conformance {
         check("arrays-written-by-jdk-code", Cases.arraysWrittenByJdkCode());
         check("thread-names", Cases.threadNames());
         check("lambdas-reached-by-tasks", Cases.lambdasReachedByTasks());
+        check("plain-object-locks", Cases.plainObjectLocks());
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
 

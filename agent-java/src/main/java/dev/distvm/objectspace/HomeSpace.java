@@ -398,7 +398,7 @@ final class HomeSpace {
             if (holder instanceof Class<?> type) {
                 InjectedState.setClass(type, InjectedState.VALID_LOCAL);
                 classIds.get(type).set(0);
-            } else if (!holder.getClass().isArray()) {
+            } else if (InjectedState.hasMeta(holder)) {
                 InjectedState.setMeta(holder, null);
             }
         }
@@ -409,7 +409,7 @@ final class HomeSpace {
         if (master instanceof Class<?> type) {
             classIds.get(type).set(id);
             InjectedState.setClass(type, InjectedState.SHARED_MASTER);
-        } else if (!master.getClass().isArray()) {
+        } else if (InjectedState.hasMeta(master)) {
             InjectedState.setMeta(master, id);
         }
     }

@@ -175,6 +175,16 @@ public final class Hooks {
         return h != null ? h.identityHash(object) : System.identityHashCode(object);
     }
 
+    /**
+     * {@code object.hashCode()} called as {@code Object}'s: an application class's is the one the
+     * rewriter gave it (or the program's own), but an array's and a plain {@code Object}'s are the
+     * JDK's, the identity hash of this node's own instance: the shared one's is the home's.
+     */
+    public static int objectHashCode(Object object) {
+        Class<?> type = object.getClass();
+        return type == Object.class || type.isArray() ? identityHashCode(object) : object.hashCode();
+    }
+
     // ---- monitors ----------------------------------------------------------------------------
     // The JVM monitor taken is always the object's own. Where there is no worker runtime (at the
     // home, on one node, without dist) these hooks do nothing else: a monitor costs what it costs

@@ -47,6 +47,16 @@ final class InjectedState {
 
     private InjectedState() {}
 
+    /**
+     * Whether {@code holder} (not a {@code Class}) carries its meta: an application object does;
+     * an array or a plain {@code java.lang.Object} (a lock, which has no fields to inject into the
+     * JDK's class) is known only to the object space's registry, which costs a lookup to ask.
+     */
+    static boolean hasMeta(Object holder) {
+        Class<?> type = holder.getClass();
+        return !type.isArray() && type != Object.class;
+    }
+
     /** The object space's bookkeeping for a shared object (its copy at a worker, its id at the home); null if local. */
     static Object meta(Object object) {
         Function<Object, Object> reader = META_READER.get(object.getClass());

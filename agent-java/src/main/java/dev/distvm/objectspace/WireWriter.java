@@ -222,11 +222,11 @@ final class WireWriter {
 
     /** Whether a value that does not travel by value and is no lambda travels by id (else it cannot be shared). */
     static boolean isHolder(Object value) {
-        return value.getClass().isArray() || !Slots.isJdk(value.getClass());
+        return !InjectedState.hasMeta(value) || !Slots.isJdk(value.getClass());
     }
 
     static UnsharableException jdkObject(Class<?> type) {
-        return new UnsharableException(type, "it is a JDK class, and dist shares only application objects, arrays, strings,"
-                + " boxed values, classes and enum constants");
+        return new UnsharableException(type, "it is a JDK class, and dist shares only application objects, arrays, plain"
+                + " java.lang.Object instances, strings, boxed values, classes and enum constants");
     }
 }

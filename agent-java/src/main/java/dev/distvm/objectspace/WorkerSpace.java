@@ -157,13 +157,14 @@ final class WorkerSpace implements Holders {
      * Whether the holder is a copy. An application object says so in its injected meta, which
      * costs a read (this is asked at every monitor operation and volatile access), a class in
      * {@link #classCopies} (its statics are installed before code can reach them, see
-     * {@code CopyMonitors.entered}); only arrays need the registry. No other JDK object is ever shared.
+     * {@code CopyMonitors.entered}); only arrays and plain {@code Object}s need the registry. No other
+     * JDK object is ever shared.
      */
     boolean isCopy(Object holder) {
         if (holder instanceof Class<?> type) {
             return classCopy(type) != null;
         }
-        if (holder.getClass().isArray()) {
+        if (!InjectedState.hasMeta(holder)) {
             return idOf(holder) != 0;
         }
         return InjectedState.metaIfInjected(holder) instanceof Copy;
@@ -349,9 +350,9 @@ final class WorkerSpace implements Holders {
         if (holder instanceof Class<?> type) {
             classCopies.get(type).set(copy);
             InjectedState.setClass(type, InjectedState.VALID_COPY);
-        } else if (!holder.getClass().isArray()) {
+        } else if (InjectedState.hasMeta(holder)) {
             InjectedState.setMeta(holder, copy);
-        } else {
+        } else if (holder.getClass().isArray()) {
             copy.writes = ArrayStores.shared(holder);
             ArrayStores.registered();
         }

@@ -25,7 +25,7 @@ class JmmConformanceIT {
             "published-while-locked", "requests-waited-on-by-their-makers", "lock-hand-over-chain", "static-synchronized",
             "class-initializer-once", "identity-by-two-paths", "identity-hash", "string-identity", "one-chunk-many-writers",
             "large-array-few-elements", "arrays-written-by-jdk-code", "thread-names",
-            "lambdas-reached-by-tasks");
+            "lambdas-reached-by-tasks", "plain-object-locks");
 
     @TempDir
     Path temp;
@@ -54,6 +54,8 @@ class JmmConformanceIT {
             // to a worker's baton thread from another node (its wait gives it back at every round).
             long[] baton = RunReports.monitorHandOvers(json, "itapp.jmm.Cases$Baton");
             assertTrue(baton[1] >= 40, "hand-overs of the baton across nodes: " + baton[1] + "\n" + json);
+            // Plain Objects are locks of every node: the case's counters crossed nodes under them.
+            assertTrue(RunReports.monitorHandOvers(json, "java.lang.Object")[1] > 0, json);
             long pushes = RunReports.objectSpaceCounter(json, "volatilePushes").stream().mapToLong(Long::longValue).sum();
             assertTrue(pushes > 0, json);
         }

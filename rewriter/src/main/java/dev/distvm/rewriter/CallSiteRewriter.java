@@ -46,6 +46,7 @@ final class CallSiteRewriter extends ClassVisitor {
         Predicate<String> system = "java/lang/System"::equals;
         Predicate<String> runtime = "java/lang/Runtime"::equals;
         Predicate<String> threadGroup = "java/lang/ThreadGroup"::equals;
+        Predicate<String> object = "java/lang/Object"::equals;
         this.sites = List.of(
                 virtual(anyOwner, "wait", "()V", RuntimeHooks.WAIT, Kind.WAIT),
                 virtual(anyOwner, "wait", "(J)V", RuntimeHooks.WAIT_MILLIS, Kind.WAIT),
@@ -71,6 +72,7 @@ final class CallSiteRewriter extends ClassVisitor {
                 statik(isThread, "sleep", "(J)V", RuntimeHooks.SLEEP, Kind.SLEEP),
                 statik(isThread, "sleep", "(JI)V", RuntimeHooks.SLEEP_NANOS, Kind.SLEEP),
                 statik(system, "identityHashCode", "(Ljava/lang/Object;)I", RuntimeHooks.IDENTITY_HASH_CODE, Kind.IDENTITY_HASH_CODE),
+                virtual(object, "hashCode", "()I", RuntimeHooks.OBJECT_HASH_CODE, Kind.IDENTITY_HASH_CODE),
                 statik(system, "exit", "(I)V", RuntimeHooks.EXIT, Kind.EXIT));
     }
 

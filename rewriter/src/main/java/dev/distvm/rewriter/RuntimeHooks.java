@@ -26,6 +26,8 @@ public final class RuntimeHooks {
     public static final Method AFTER_VOLATILE_WRITE = Method.getMethod("void afterVolatileWrite (Object, boolean)");
     /** The injected {@code hashCode()}'s, and every {@code System.identityHashCode}'s: equal on every node. */
     public static final Method IDENTITY_HASH_CODE = Method.getMethod("int identityHashCode (Object)");
+    /** Every {@code hashCode()} called as {@code Object}'s: an array's or a plain {@code Object}'s is its identity hash. */
+    public static final Method OBJECT_HASH_CODE = Method.getMethod("int objectHashCode (Object)");
 
     // ---- array stores and arrays handed to JDK code (ArrayStoreRewriter, ArrayPassingRewriter) ----
     public static final Method STORE_INT = Method.getMethod("void storeInt (int[], int, int)");

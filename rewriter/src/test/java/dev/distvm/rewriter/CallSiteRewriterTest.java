@@ -228,7 +228,9 @@ class CallSiteRewriterTest {
         Rewritten subject = new Rewritten(Exits.class);
         assertEquals("still running, same hash true, current thread " + Thread.currentThread().getName(), subject.call("run"));
         assertEquals(List.of("identityHashCode Named"), ObjectSpaceCalls.calls("identityHashCode"));
+        // javac names Object as the owner of a hashCode() the receiver's class does not declare
+        assertEquals(List.of("objectHashCode Named"), ObjectSpaceCalls.calls("objectHashCode"));
         assertEquals(List.of("currentThread()", "exit(3)", "exit(runtime, 4)", "halt(runtime, 5)"), RecordingHooks.calls);
-        assertEquals(Map.of(Kind.IDENTITY_HASH_CODE, 1, Kind.CURRENT_THREAD, 1, Kind.EXIT, 3), subject.concurrencyCounts(Exits.class));
+        assertEquals(Map.of(Kind.IDENTITY_HASH_CODE, 2, Kind.CURRENT_THREAD, 1, Kind.EXIT, 3), subject.concurrencyCounts(Exits.class));
     }
 }

@@ -241,6 +241,12 @@ public final class RecordingHooks {
         return System.identityHashCode(o);
     }
 
+    /** A {@code hashCode()} called as {@code Object}'s: recorded as an object-space call, like the identity hash. */
+    public static int objectHashCode(Object o) {
+        ObjectSpaceCalls.record("objectHashCode", o);
+        return o.hashCode();
+    }
+
     public static void nativeMethod(Class<?> owner, String name) {
         record("nativeMethod", owner, name);
     }
