@@ -67,7 +67,7 @@ final class CopyMonitors {
             // static synchronized: the class's monitor is the home's, like its statics
             runtime.fetchStatics(type);
         }
-        if (!space.isCopy(lock)) {
+        if (!isCopy(lock)) {
             if (eachNodeHasItsOwn(lock)) {
                 runtime.stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + Thread.currentThread().getName()
                         + " on a worker locked " + describe(lock) + ", which travels between nodes by value, so each"
@@ -83,6 +83,19 @@ final class CopyMonitors {
             holdLease(lock, mine, true);
         }
         mine.entered(lock);
+    }
+
+    /**
+     * Whether {@code lock} is a copy. An array or a plain {@code Object} has no meta that says so,
+     * and the registry that does takes the space's lock at every enter: a copy this thread holds or
+     * entered last answers first (it stays a copy while the thread's record keeps it reachable).
+     */
+    private boolean isCopy(Object lock) {
+        if (InjectedState.hasMeta(lock)) {
+            return space.isCopy(lock);
+        }
+        HeldMonitors mine = held.get();
+        return mine.lastState(lock) != null || mine.holds(lock) || space.isCopy(lock);
     }
 
     /**
@@ -170,7 +183,9 @@ final class CopyMonitors {
      * the home asked for it back, which happens once this was the last hold here.
      */
     void exited(Object lock) {
-        if (!space.isCopy(lock)) {
+        // Only copies enter a thread's held monitors, and nothing is to be done for one it does not
+        // hold as shared: a thread's own list answers where the registry would have to be asked.
+        if (InjectedState.hasMeta(lock) && !space.isCopy(lock)) {
             return;
         }
         HeldMonitors mine = held.get();
@@ -194,7 +209,7 @@ final class CopyMonitors {
      * pushed home, or one it asks for.
      */
     boolean holdsShared(Object lock) {
-        if (!space.isCopy(lock)) {
+        if (!isCopy(lock)) {
             return false;
         }
         HeldMonitors mine = held.get();
