@@ -32,6 +32,8 @@ final class ArrayWrites {
     /** Home only: per chunk, the sweep that last found it written; and the number of sweeps so far. */
     private long[] sweptIn;
     private long sweeps;
+    /** The latest sweep that found a chunk written (0: none yet); volatile for {@link #unwrittenSince}. */
+    private volatile long lastSweepThatFound;
 
     ArrayWrites(int length) {
         this.length = length;
@@ -91,7 +93,11 @@ final class ArrayWrites {
     synchronized long sweep() {
         long sweep = ++sweeps;
         for (int c = 0; c < marks.length; c++) {
-            if ((byte) MARKS.getOpaque(marks, c) != 0 && (byte) MARKS.getAndSet(marks, c, (byte) 0) != 0) {
+            if ((byte) MARKS.getOpaque(marks, c) == 0) {
+                continue;
+            }
+            lastSweepThatFound = sweep; // before the mark goes: a look that finds it gone finds this (unwrittenSince)
+            if ((byte) MARKS.getAndSet(marks, c, (byte) 0) != 0) {
                 if (sweptIn == null) {
                     sweptIn = new long[marks.length];
                 }
@@ -99,6 +105,25 @@ final class ArrayWrites {
             }
         }
         return sweep;
+    }
+
+    /**
+     * The home: true when a {@link #sweep} now would find no chunk written and {@link #sweptAfter}
+     * {@code (since)} would then be empty, so a view may skip both (most shared arrays at most
+     * scans). A mark stored after this look stays for the next. A mark found gone was taken by
+     * another view's sweep, which recorded itself first: reading the marks with acquire, and the
+     * record after them, this look sees that sweep's number and does not skip what it found.
+     */
+    boolean unwrittenSince(long since) {
+        if (aliased) {
+            return false;
+        }
+        for (int c = 0; c < marks.length; c++) {
+            if ((byte) MARKS.getAcquire(marks, c) != 0) {
+                return false;
+            }
+        }
+        return lastSweepThatFound <= since;
     }
 
     /** The home: the ranges swept after sweep {@code since} (see {@link #sweep}); null for the whole array. */

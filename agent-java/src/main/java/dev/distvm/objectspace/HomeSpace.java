@@ -171,7 +171,7 @@ final class HomeSpace {
         /** {@code comparedThrough}: the holder's sweeps before {@code twin} was taken of it. */
         void see(long id, Object holder, Twin twin, long named, long comparedThrough) {
             seen.put(id, new Seen(holder, twin, named, arrayWrites(holder), comparedThrough));
-            tracking.shared(id, holder.getClass().isArray());
+            tracking.shared(id, WriteTracking.arrayLength(holder));
         }
 
         /** The number the message being written will have (see {@link HomeSpace#write}). */
@@ -609,10 +609,13 @@ final class HomeSpace {
             }
         }
         List<WireFormat.Group> groups = new ArrayList<>();
-        for (Due next : ScanOrder.smallFirst(due, d -> d.seen().master)) {
+        for (Due next : due) {
             Seen seen = next.seen();
             int[] written = null;
             if (seen.writes != null) {
+                if (seen.writes.unwrittenSince(seen.comparedThrough) && !scan.whole().contains(next.id())) {
+                    continue; // what a sweep would find: nothing written since this view compared it
+                }
                 long sweep = seen.writes.sweep();
                 written = scan.whole().contains(next.id()) ? null : seen.writes.sweptAfter(seen.comparedThrough);
                 seen.comparedThrough = sweep;

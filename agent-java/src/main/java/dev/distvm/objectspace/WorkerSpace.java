@@ -356,7 +356,7 @@ final class WorkerSpace implements Holders {
             copy.writes = ArrayStores.shared(holder);
             ArrayStores.registered();
         }
-        tracking.shared(copy, holder.getClass().isArray());
+        tracking.shared(copy, WriteTracking.arrayLength(holder));
     }
 
     /** A write to a copy (reported by the rewritten code after the store): the next release compares it. */
@@ -406,7 +406,7 @@ final class WorkerSpace implements Holders {
             List<Copy> due = new ArrayList<>();
             List<Object> holders = new ArrayList<>();
             WriteTracking.Scan<Copy> scan = tracking.scan();
-            for (Copy copy : ScanOrder.smallFirst(scan.due(), Copy::get)) {
+            for (Copy copy : scan.due()) {
                 Object holder = copy.get();
                 if (holder != null && copy.twin != null) {
                     due.add(copy);

@@ -2,6 +2,8 @@ package dev.distvm.objectspace;
 
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
@@ -29,18 +31,32 @@ final class WriteTracking<T> {
     private static final long SETTLED_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final Map<T, Object> written = new ConcurrentHashMap<>();
-    private final Set<T> arrays = ConcurrentHashMap.newKeySet();
+    /** Every array shared, with its sort key: its length, then the order it was shared in. */
+    private final Map<T, Long> arrays = new HashMap<>();
+    private int arraysShared;
+    /** {@link #arrays} in the order a scan reads them ({@link ScanOrder}); null when one was added or forgotten since. */
+    private List<T> arraysInScanOrder;
     private final Map<T, Long> recent = new LinkedHashMap<>();
     /** The pins of the writes the last scan took, kept until its release or refresh is written. */
     private List<Object> scanned = List.of();
 
-    /** What a scan found due; {@code whole} are those shared in the last moments, to be compared whole. */
+    /**
+     * What a scan found due, in the order it is to read them ({@link ScanOrder}: objects and
+     * statics, then arrays by length); {@code whole} are those shared in the last moments, to be
+     * compared whole.
+     */
     record Scan<T>(List<T> due, Set<T> whole) {}
 
-    /** A thing became shared (or was first sent to this peer) now. */
-    synchronized void shared(T thing, boolean isArray) {
-        if (isArray) {
-            arrays.add(thing);
+    /** What {@link #shared} takes for {@code holder}: its length if it is an array, else -1. */
+    static int arrayLength(Object holder) {
+        return holder.getClass().isArray() ? java.lang.reflect.Array.getLength(holder) : -1;
+    }
+
+    /** A thing became shared (or was first sent to this peer) now: an array of {@code arrayLength} elements, or not an array (-1). */
+    synchronized void shared(T thing, int arrayLength) {
+        if (arrayLength >= 0 && !arrays.containsKey(thing)) {
+            arrays.put(thing, (long) arrayLength << 32 | Integer.toUnsignedLong(arraysShared++));
+            arraysInScanOrder = null;
         }
         recent.put(thing, System.nanoTime());
     }
@@ -68,7 +84,9 @@ final class WriteTracking<T> {
     /** The thing is no longer shared with this peer. */
     synchronized void forget(T thing) {
         written.remove(thing);
-        arrays.remove(thing);
+        if (arrays.remove(thing) != null) {
+            arraysInScanOrder = null;
+        }
         recent.remove(thing);
     }
 
@@ -77,23 +95,47 @@ final class WriteTracking<T> {
         return scan(true);
     }
 
-    /** What to compare now, arrays only if {@code withArrays}. */
+    /**
+     * What to compare now, arrays only if {@code withArrays} (and those shared in the last moments).
+     * Every shared array is due at every scan that compares arrays, so their order is kept between
+     * scans (an array's length never changes): a scan lists them without sorting or copying a set.
+     */
     synchronized Scan<T> scan(boolean withArrays) {
         long start = System.nanoTime();
-        Set<T> due = new LinkedHashSet<>(withArrays ? arrays : List.of());
+        Set<T> reported = new LinkedHashSet<>();
         List<Object> pins = new ArrayList<>();
         for (T thing : written.keySet()) {
             pins.add(written.remove(thing));
-            due.add(thing);
+            reported.add(thing);
         }
         VarHandle.fullFence(); // see written: the removals before the caller compares
         scanned = pins;
-        Set<T> whole = new HashSet<>();
+        Set<T> whole = recent.isEmpty() ? Set.of() : new HashSet<>();
         recent.entrySet().removeIf(entry -> {
-            due.add(entry.getKey());
+            reported.add(entry.getKey());
             whole.add(entry.getKey());
             return start - entry.getValue() > SETTLED_NANOS;
         });
-        return new Scan<>(new ArrayList<>(due), whole);
+        List<T> due = new ArrayList<>();
+        List<T> reportedArrays = new ArrayList<>();
+        for (T thing : reported) {
+            (arrays.containsKey(thing) ? reportedArrays : due).add(thing);
+        }
+        if (withArrays) {
+            due.addAll(arraysInScanOrder());
+        } else {
+            reportedArrays.sort(Comparator.comparingLong(arrays::get));
+            due.addAll(reportedArrays);
+        }
+        return new Scan<>(due, whole);
+    }
+
+    private List<T> arraysInScanOrder() {
+        if (arraysInScanOrder == null) {
+            List<Map.Entry<T, Long>> entries = new ArrayList<>(arrays.entrySet());
+            entries.sort(Map.Entry.comparingByValue());
+            arraysInScanOrder = entries.stream().map(Map.Entry::getKey).toList();
+        }
+        return arraysInScanOrder;
     }
 }

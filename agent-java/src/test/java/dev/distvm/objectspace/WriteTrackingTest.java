@@ -65,4 +65,33 @@ class WriteTrackingTest {
             assertFalse(tracking.scan().due().contains("holder"));
         }
     }
+
+    @Test
+    void aScanReadsObjectsFirstThenArraysByLengthEqualLengthsInTheOrderTheyWereShared() {
+        WriteTracking<String> tracking = new WriteTracking<>();
+        tracking.shared("large", 5000);
+        tracking.shared("data", 1000);
+        tracking.shared("flag", 1);
+        tracking.shared("object", -1);
+        tracking.shared("otherFlag", 1);
+        tracking.written("statics");
+        List<String> inOrder = List.of("statics", "object", "flag", "otherFlag", "data", "large");
+        assertEquals(inOrder, tracking.scan().due(), "all shared in the last moments: every one due");
+        assertEquals(List.of("flag", "otherFlag", "data", "large"), settledScan(tracking, true).due(), "every array");
+        tracking.written("object");
+        assertEquals(List.of("object"), tracking.scan(false).due(), "no array unless asked");
+        tracking.forget("data");
+        tracking.shared("newFlag", 1);
+        assertEquals(List.of("flag", "otherFlag", "newFlag", "large"), settledScan(tracking, true).due());
+    }
+
+    /** A scan once nothing was shared in the last moments (a millisecond). */
+    private static WriteTracking.Scan<String> settledScan(WriteTracking<String> tracking, boolean withArrays) {
+        long settled = System.nanoTime() + 2_000_000;
+        WriteTracking.Scan<String> scan;
+        do {
+            scan = tracking.scan(withArrays);
+        } while (!scan.whole().isEmpty() || System.nanoTime() < settled);
+        return scan;
+    }
 }
