@@ -320,15 +320,15 @@ final class CopyMonitors {
                 if (failure != null) {
                     throw new IllegalStateException("dist: the home failed a monitor operation: " + failure, failure);
                 }
-                boolean interrupted = applyMonitorAnswer(SpaceMessages.body(reply));
+                Answer granted = applyMonitorAnswer(SpaceMessages.body(reply));
                 synchronized (copy) {
                     MonitorLeases.Held state = leases.held(copy);
                     if (op == Delegate.Op.ENTER) {
                         state.requesting = false;
                     }
-                    leases.granted(lease);
+                    leases.granted(lease, granted.grant());
                 }
-                answer.complete(interrupted);
+                answer.complete(granted.interrupted());
             } catch (RuntimeException | Error e) {
                 answer.completeExceptionally(e); // the thread must wake whatever happened
             }
@@ -365,12 +365,15 @@ final class CopyMonitors {
         return interrupted;
     }
 
-    /** Applies the refresh a monitor answer carries; returns whether the wait it answers was interrupted. */
-    private boolean applyMonitorAnswer(ByteBuffer message) {
+    /** What the home answered an enter or a wait: whether the wait was interrupted, and the grant it ends in. */
+    private record Answer(boolean interrupted, long grant) {}
+
+    /** Applies the refresh a monitor answer carries. */
+    private Answer applyMonitorAnswer(ByteBuffer message) {
         return space.receive(message, (reader, acknowledged) -> {
-            boolean wasInterrupted = reader.body().get() != 0;
+            Answer answer = new Answer(reader.body().get() != 0, reader.body().getLong());
             space.applyChanges(reader, acknowledged);
-            return wasInterrupted;
+            return answer;
         });
     }
 

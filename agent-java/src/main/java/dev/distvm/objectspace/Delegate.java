@@ -30,10 +30,13 @@ final class Delegate {
     /** One request of the remote thread; {@code work} runs on the delegate's thread. */
     record Command(Op op, Object master, long timeoutMillis, Work work, CompletableFuture<WireBuffer> reply) {}
 
-    /** What the delegate does for a command while it holds the monitor (apply a release, write a refresh). */
+    /**
+     * What the delegate does for a command while it holds the monitor (apply a release, write a
+     * refresh); {@code grant} is the delegate's current {@link #grant}.
+     */
     @FunctionalInterface
     interface Work {
-        WireBuffer run(boolean interrupted);
+        WireBuffer run(boolean interrupted, long grant);
     }
 
     /** Told when the delegate takes or lets go of a master's monitor for its node (for a wait, or back after it), and when it notified on one. */
@@ -52,6 +55,13 @@ final class Delegate {
     private final int node;
     private final int lease;
     private final Holds holds;
+    /**
+     * How many times this delegate took a master's monitor for its node: at an enter, and again
+     * after each wait. The answer of an enter or a wait names the grant it ends in, and a recall
+     * the grant it asks back, so that the node can tell a recall that a wait answered since (the
+     * delegate let the monitor go) from one it must still obey. Written by the delegate's thread only.
+     */
+    private volatile long grants;
 
     Delegate(int node, int lease, Holds holds) {
         this.node = node;
@@ -68,6 +78,11 @@ final class Delegate {
     /** The lease's number on its node. */
     int lease() {
         return lease;
+    }
+
+    /** The number of the delegate's latest taking of a monitor (see {@link #grants}). */
+    long grant() {
+        return grants;
     }
 
     void submit(Command command) {
@@ -103,6 +118,7 @@ final class Delegate {
     private void hold(Command enter) {
         Object master = enter.master();
         synchronized (master) {
+            grants++; // before taken(): a recall it sends asks for this grant back
             holds.taken(master, this, false);
             try {
                 if (!answer(enter, false)) {
@@ -149,9 +165,9 @@ final class Delegate {
     }
 
     /** Runs the command's work and replies with its result or its failure; true when it succeeded. */
-    private static boolean answer(Command command, boolean interrupted) {
+    private boolean answer(Command command, boolean interrupted) {
         try {
-            WireBuffer result = command.work().run(interrupted);
+            WireBuffer result = command.work().run(interrupted, grants);
             // Completing the reply sends it, on this thread.
             InterruptGate.writing(() -> command.reply().complete(result));
             return true;
@@ -174,6 +190,7 @@ final class Delegate {
             interruptPending.set(false);
             return true;
         } finally {
+            grants++;
             holds.taken(master, this, true);
         }
     }

@@ -18,8 +18,12 @@ import java.util.concurrent.CompletableFuture;
 final class Delegates implements Delegate.Holds {
     /** Asks a node to give back one of its leases. */
     interface Recall {
-        void recall(int node, int lease);
+        /** Asks {@code node} for {@code lease} back, as granted the {@code grant}th time (see {@link Delegate#grant}). */
+        void recall(int node, int lease, long grant);
     }
+
+    /** A recall decided under this object's lock and sent after it. */
+    private record Recalled(Delegate holder, long grant) {}
 
     private final HomeSpace space;
     private final Recall recall;
@@ -66,9 +70,9 @@ final class Delegates implements Delegate.Holds {
             asking(master);
         }
         Delegate.Work work = switch (op) {
-            case ENTER -> interrupted -> refresh(node, false);
-            case WAIT -> interrupted -> refresh(node, interrupted);
-            default -> interrupted -> null;
+            case ENTER -> (interrupted, grant) -> refresh(node, false, grant);
+            case WAIT -> (interrupted, grant) -> refresh(node, interrupted, grant);
+            default -> (interrupted, grant) -> null;
         };
         CompletableFuture<WireBuffer> reply = new CompletableFuture<>();
         delegate.submit(new Delegate.Command(op, master, timeout, work, reply));
@@ -83,7 +87,7 @@ final class Delegates implements Delegate.Holds {
     void holdFromBirth(int node, int lease, Object master) {
         Delegate delegate = delegate(node, lease);
         CompletableFuture<WireBuffer> taken = new CompletableFuture<>();
-        delegate.submit(new Delegate.Command(Delegate.Op.ENTER, master, 0, interrupted -> null, taken));
+        delegate.submit(new Delegate.Command(Delegate.Op.ENTER, master, 0, (interrupted, grant) -> null, taken));
         taken.join();
     }
 
@@ -96,16 +100,17 @@ final class Delegates implements Delegate.Holds {
         return ((long) node << 32) | (lease & 0xFFFF_FFFFL);
     }
 
-    private WireBuffer refresh(int node, boolean interrupted) {
+    private WireBuffer refresh(int node, boolean interrupted, long grant) {
         return space.write(node, w -> {
             w.body().appendBoolean(interrupted);
+            w.body().appendLong(grant);
             space.writeRefresh(node, w);
         });
     }
 
     /** A lease asks for {@code master}'s monitor: the lease that holds it (if one does) is recalled. */
     private void asking(Object master) {
-        Delegate recalled;
+        Recalled recalled;
         synchronized (this) {
             Holder holder = holders.computeIfAbsent(master, m -> new Holder());
             holder.asking++;
@@ -116,7 +121,7 @@ final class Delegates implements Delegate.Holds {
 
     @Override
     public void taken(Object master, Delegate holder, boolean afterWait) {
-        Delegate recalled;
+        Recalled recalled;
         synchronized (this) {
             Holder h = holders.computeIfAbsent(master, m -> new Holder());
             h.delegate = holder;
@@ -152,7 +157,7 @@ final class Delegates implements Delegate.Holds {
     /** Woken waiters need the monitor back, from the lease that holds it. */
     @Override
     public void notified(Object master, Delegate holder, boolean all) {
-        Delegate recalled;
+        Recalled recalled;
         synchronized (this) {
             Holder h = holders.get(master);
             if (h == null || h.delegate != holder) {
@@ -164,17 +169,17 @@ final class Delegates implements Delegate.Holds {
         sendRecall(recalled);
     }
 
-    private static Delegate recallOnce(Holder holder) {
+    private static Recalled recallOnce(Holder holder) {
         if (holder.delegate == null || holder.recalled) {
             return null;
         }
         holder.recalled = true;
-        return holder.delegate;
+        return new Recalled(holder.delegate, holder.delegate.grant());
     }
 
-    private void sendRecall(Delegate holder) {
-        if (holder != null) {
-            recall.recall(holder.node(), holder.lease());
+    private void sendRecall(Recalled recalled) {
+        if (recalled != null) {
+            recall.recall(recalled.holder().node(), recalled.holder().lease(), recalled.grant());
         }
     }
 

@@ -52,8 +52,12 @@ final class HomeRuntime {
         ArrayStores.useRegistry(space::arrayWrites);
         this.placed = new PlacedThreads(endpoint);
         this.placement = new PlacementPolicy(membership, endpoint.nodeId(), mainThread, placed);
-        this.delegates = new Delegates(space, (node, lease) -> tell(membership, node, NodeMessageType.SPACE_MONITOR_RECALL_VALUE,
-                SpaceMessages.ofInt(lease)));
+        this.delegates = new Delegates(space, (node, lease, grant) -> {
+            WireBuffer recall = new WireBuffer(Integer.BYTES + Long.BYTES);
+            recall.appendInt(lease);
+            recall.appendLong(grant);
+            tell(membership, node, NodeMessageType.SPACE_MONITOR_RECALL_VALUE, recall);
+        });
         space.leasesFromBirthThrough(delegates::holdFromBirth);
         space.tellStaleThrough(node -> {
             NodeCounters.VOLATILE_PUSHES.increment();

@@ -39,6 +39,13 @@ final class MonitorLeases {
         volatile boolean returnWanted;
         private boolean returnScheduled;
         /**
+         * The home delegate's number of the grant this node holds, and the highest grant a recall
+         * asked back (guarded by this object): a recall of an earlier grant was answered by a wait
+         * since, in which the delegate let the monitor go, and asks for nothing any more.
+         */
+        private long grant;
+        private long recalledGrant = -1;
+        /**
          * Whether a thread took the monitor through the lease since it was granted (guarded by the
          * copy's monitor): until then it is not given back, or the thread it was granted to could
          * find it gone each time it woke, and never get on.
@@ -101,10 +108,15 @@ final class MonitorLeases {
     }
 
     /** The home's delegate holds {@code lease}'s master for this node; the caller holds the copy's monitor. */
-    void granted(Lease lease) {
+    void granted(Lease lease, long grant) {
         Held held = held(lease.copy);
         if (held.owner != null) {
             throw new IllegalStateException("dist: the home granted a monitor this node holds already");
+        }
+        synchronized (this) {
+            lease.grant = grant;
+            // A recall of this grant may have come before its answer; one of an earlier grant is spent.
+            lease.returnWanted = lease.recalledGrant >= grant;
         }
         held.owner = lease;
         lease.grantedAt = System.nanoTime();
@@ -121,7 +133,7 @@ final class MonitorLeases {
      */
     synchronized int heldFromBirth(Object holder) {
         Lease lease = newLease(holder);
-        granted(lease);
+        granted(lease, 0); // the home's first recall of it names a grant above 0
         lease.used = true;
         return lease.id;
     }
@@ -180,16 +192,25 @@ final class MonitorLeases {
         return true;
     }
 
-    /** The home asks for lease {@code id} back: returned once no thread here holds it (a stale recall costs a return, no more). */
-    void recalled(int id) {
+    /**
+     * The home asks for lease {@code id} back, as of its {@code grant}th grant: returned once no
+     * thread here holds it, unless a wait has let the monitor go since (see {@link Lease#grant}).
+     * A recall of an id returned meanwhile and given to another monitor costs a return, no more.
+     */
+    void recalled(int id, long grant) {
         Lease lease;
         synchronized (this) {
             lease = byId.get(id);
-        }
-        if (lease != null) {
+            if (lease == null) {
+                return;
+            }
+            lease.recalledGrant = Math.max(lease.recalledGrant, grant);
+            if (grant < lease.grant) {
+                return;
+            }
             lease.returnWanted = true;
-            scheduleReturn(lease);
         }
+        scheduleReturn(lease);
     }
 
     /**

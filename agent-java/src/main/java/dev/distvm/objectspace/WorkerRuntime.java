@@ -59,7 +59,8 @@ final class WorkerRuntime {
             return null;
         });
         SpaceMessages.serveAtOnce(endpoint, fromHome, NodeMessageType.SPACE_MONITOR_RECALL_VALUE, m -> {
-            monitors.leases().recalled(SpaceMessages.body(m).getInt());
+            java.nio.ByteBuffer recall = SpaceMessages.body(m);
+            monitors.leases().recalled(recall.getInt(), recall.getLong());
             return null;
         });
         stalenessBound.start();

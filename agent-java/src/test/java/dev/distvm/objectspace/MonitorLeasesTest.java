@@ -26,7 +26,7 @@ class MonitorLeasesTest {
             held.requesting = true;
             MonitorLeases.Lease lease = leases.newLease(copy);
             held.requesting = false;
-            leases.granted(lease);
+            leases.granted(lease, 1);
             return lease;
         }
     }
@@ -50,7 +50,7 @@ class MonitorLeasesTest {
         assertEquals(MonitorLeases.HandOver.WITHIN_NODE, other[0], "another thread of the node, through the node's lease");
         MonitorLeases.Lease lease = leases.held(copy).owner;
         assertEquals(MonitorLeases.HandOver.WITHIN_NODE, enter(copy), "and back");
-        leases.recalled(lease.id);
+        leases.recalled(lease.id, 1);
         assertEquals(List.of(lease.id), givenBack);
         grant(copy);
         assertEquals(MonitorLeases.HandOver.ACROSS_NODES, enter(copy), "granted again after the monitor went home");
@@ -60,7 +60,7 @@ class MonitorLeasesTest {
     void aLeaseNobodyUsedSinceItsGrantStaysWhateverAsksForIt() {
         Object copy = new Object();
         MonitorLeases.Lease lease = grant(copy);
-        leases.recalled(lease.id);
+        leases.recalled(lease.id, 1);
         leases.review(true);
         assertEquals(List.of(), givenBack, "the thread it was granted to has not had it yet");
         assertFalse(MonitorLeases.toGiveBack(lease));
@@ -73,7 +73,7 @@ class MonitorLeasesTest {
         Object copy = new Object();
         MonitorLeases.Lease lease = grant(copy);
         enter(copy);
-        leases.recalled(lease.id);
+        leases.recalled(lease.id, 1);
         assertEquals(List.of(lease.id), givenBack);
         assertNull(leases.peek(copy), "nothing is left of a monitor this node neither holds nor asks for");
         assertEquals(lease.id, grant(new Object()).id, "the delegate of a returned lease serves the next");
@@ -105,7 +105,7 @@ class MonitorLeasesTest {
         MonitorLeases.Lease lease;
         synchronized (copy) {
             lease = bounded.newLease(copy);
-            bounded.granted(lease);
+            bounded.granted(lease, 1);
             MonitorLeases.use(lease);
         }
         bounded.review(false);
@@ -143,7 +143,7 @@ class MonitorLeasesTest {
         while (waiter.getState() != Thread.State.WAITING) {
             Thread.onSpinWait();
         }
-        waited.recalled(id);
+        waited.recalled(id, 1);
         waiter.join();
         assertTrue(woken[0]);
         assertEquals(List.of(), givenBack, "a notify at the home would not have reached the waiter");
@@ -154,7 +154,7 @@ class MonitorLeasesTest {
 
     @Test
     void aStaleRecallCostsNothing() {
-        leases.recalled(7);
+        leases.recalled(7, 1);
         assertEquals(List.of(), givenBack);
     }
 
@@ -163,5 +163,49 @@ class MonitorLeasesTest {
         Object copy = new Object();
         grant(copy);
         assertThrows(IllegalStateException.class, () -> grant(copy));
+    }
+
+    /**
+     * A notify at the home recalls the lease; the node's thread then waits, which lends the lease
+     * to the delegate, which lets the monitor go: the woken waiter has it. The wait's answer is a
+     * new grant, which the earlier recall does not ask back, whichever arrives first; a recall of
+     * the new grant does.
+     */
+    @Test
+    void aRecallOfAGrantThatAWaitEndedSinceAsksForNothing() {
+        Object copy = new Object();
+        MonitorLeases.Lease lease = grant(copy);
+        enter(copy);
+        MonitorLeases.Held held = leases.held(copy);
+        synchronized (copy) {
+            held.owner = null; // lent to the delegate for a wait (CopyMonitors.await)
+        }
+        leases.recalled(lease.id, 1);
+        assertEquals(List.of(), givenBack, "lent to a wait: nothing to give back");
+        synchronized (copy) {
+            leases.granted(lease, 2); // the wait's answer
+        }
+        enter(copy);
+        assertFalse(MonitorLeases.toGiveBack(lease), "the recall of grant 1 was answered by the wait");
+        leases.recalled(lease.id, 1);
+        assertEquals(List.of(), givenBack, "nor when it arrives after the answer");
+        leases.recalled(lease.id, 2);
+        assertEquals(List.of(lease.id), givenBack, "a recall of the grant it holds is obeyed");
+    }
+
+    @Test
+    void aRecallThatOvertookTheAnswerOfItsGrantIsObeyedOnceGranted() {
+        Object copy = new Object();
+        MonitorLeases.Lease lease = grant(copy);
+        enter(copy);
+        synchronized (copy) {
+            leases.held(copy).owner = null;
+        }
+        leases.recalled(lease.id, 2); // sent as the delegate took the monitor back, before its answer
+        synchronized (copy) {
+            leases.granted(lease, 2);
+        }
+        enter(copy);
+        assertTrue(MonitorLeases.toGiveBack(lease));
     }
 }
