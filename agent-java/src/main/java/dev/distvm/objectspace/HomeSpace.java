@@ -613,11 +613,12 @@ final class HomeSpace {
             Seen seen = next.seen();
             int[] written = null;
             if (seen.writes != null) {
-                if (seen.writes.unwrittenSince(seen.comparedThrough) && !scan.whole().contains(next.id())) {
+                boolean whole = scan.whole().contains(next.id());
+                if (!whole && seen.writes.unwrittenSince(seen.comparedThrough)) {
                     continue; // what a sweep would find: nothing written since this view compared it
                 }
                 long sweep = seen.writes.sweep();
-                written = scan.whole().contains(next.id()) ? null : seen.writes.sweptAfter(seen.comparedThrough);
+                written = whole ? null : seen.writes.sweptAfter(seen.comparedThrough);
                 seen.comparedThrough = sweep;
                 if (written != null && written.length == 0) {
                     continue; // an array nobody wrote since this worker last saw it

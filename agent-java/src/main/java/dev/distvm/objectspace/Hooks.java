@@ -181,8 +181,7 @@ public final class Hooks {
      * JDK's, the identity hash of this node's own instance: the shared one's is the home's.
      */
     public static int objectHashCode(Object object) {
-        Class<?> type = object.getClass();
-        return type == Object.class || type.isArray() ? identityHashCode(object) : object.hashCode();
+        return InjectedState.hasMeta(object) ? object.hashCode() : identityHashCode(object);
     }
 
     // ---- monitors ----------------------------------------------------------------------------

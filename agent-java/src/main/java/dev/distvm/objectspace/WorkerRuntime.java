@@ -59,7 +59,7 @@ final class WorkerRuntime {
             return null;
         });
         SpaceMessages.serveAtOnce(endpoint, fromHome, NodeMessageType.SPACE_MONITOR_RECALL_VALUE, m -> {
-            java.nio.ByteBuffer recall = SpaceMessages.body(m);
+            ByteBuffer recall = SpaceMessages.body(m);
             monitors.leases().recalled(recall.getInt(), recall.getLong());
             return null;
         });

@@ -1,6 +1,7 @@
 package dev.distvm.objectspace;
 
 import java.lang.invoke.VarHandle;
+import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -49,7 +50,7 @@ final class WriteTracking<T> {
 
     /** What {@link #shared} takes for {@code holder}: its length if it is an array, else -1. */
     static int arrayLength(Object holder) {
-        return holder.getClass().isArray() ? java.lang.reflect.Array.getLength(holder) : -1;
+        return holder.getClass().isArray() ? Array.getLength(holder) : -1;
     }
 
     /** A thing became shared (or was first sent to this peer) now: an array of {@code arrayLength} elements, or not an array (-1). */

@@ -23,11 +23,7 @@ class ConcurrentOutputIT {
 
     @Test
     void eachCallOfEveryNodesThreadsPrintsWhole() throws Exception {
-        List<String> expected;
-        try (Jvm plain = Jvm.plain(List.of(), Jvm.TEST_CLASSES.toString(), PROGRAM)) {
-            assertEquals(0, plain.awaitExit(Duration.ofSeconds(60)), plain.output());
-            expected = plain.stdout();
-        }
+        List<String> expected = Jvm.plainStdout(Jvm.TEST_CLASSES.toString(), List.of(PROGRAM));
         assertEquals(3201, expected.size());
         Path report = temp.resolve("run.json");
         try (Jvm home = Jvm.home("nodes=2,report=" + report, Jvm.TEST_CLASSES.toString(), PROGRAM)) {
