@@ -5,7 +5,7 @@ import mpi.MPI;
 
 /**
  * Round trips of 1 byte between ranks 0 and 1, timed one by one: rank 0 prints the 10th, 50th, 90th
- * and 99th percentiles of each of two halves (the first warms up). Where {@code MpiPingPong}'s mean
+ * 99th and 99.9th percentiles, the largest and the mean of each of two halves (the first warms up). Where {@code MpiPingPong}'s mean
  * hides whether a change moved the typical hand-over or its tail, this tells them apart.
  *
  * <p>usage: {@code dist mpirun -np 2 [--threads] -- -cp build/perf.jar mpibench.PingPongPercentiles [trips]}
@@ -32,10 +32,11 @@ public final class PingPongPercentiles {
                 nanos[i] = System.nanoTime() - start;
             }
             if (rank == 0) {
+                double mean = Arrays.stream(nanos).average().orElse(0);
                 Arrays.sort(nanos);
-                System.out.printf("half %d: round trip p10 %.1f p50 %.1f p90 %.1f p99 %.1f us%n", half,
-                        nanos[trips / 10] / 1e3, nanos[trips / 2] / 1e3, nanos[trips * 9 / 10] / 1e3,
-                        nanos[trips * 99 / 100] / 1e3);
+                System.out.printf("half %d: round trip p10 %.1f p50 %.1f p90 %.1f p99 %.1f p99.9 %.1f max %.1f mean %.1f us%n",
+                        half, nanos[trips / 10] / 1e3, nanos[trips / 2] / 1e3, nanos[trips * 9 / 10] / 1e3,
+                        nanos[trips * 99 / 100] / 1e3, nanos[trips * 999 / 1000] / 1e3, nanos[trips - 1] / 1e3, mean / 1e3);
             }
         }
         MPI.Finalize();

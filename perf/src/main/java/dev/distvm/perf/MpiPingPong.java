@@ -25,16 +25,17 @@ import mpibench.PingPongRanks;
  * floor: from a {@code byte[]} as the MPI program holds its data, and from native memory), and
  * Open MPI's C ping-pong over TCP when its binary is given. Latency is the mean round
  * trip of a 1-byte message (one way is half of it); bandwidth is 2 x 1 MiB per round trip. Every side times its round trips
- * after as many untimed ones (steady state: dist's longer code path takes a few hundred large round
- * trips to be compiled, the raw loop's a few).
+ * after as many untimed ones, and dist's ranks after as many rounds of them as it takes their JVMs
+ * to stop compiling (steady state: dist's longer code path keeps the compilers busy for seconds on
+ * a slow machine, taking a core from the ranks; the raw loop is compiled within a few trips).
  *
  * <p>usage: MpiPingPong [--repeats 3] [--openmpi PATH_TO_COMPILED_PINGPONG]
  */
 public final class MpiPingPong {
     public static final int SMALL = 1;
     public static final int LARGE = 1 << 20;
-    public static final int SMALL_TRIPS = 5000;
-    public static final int LARGE_TRIPS = 500;
+    public static final int SMALL_TRIPS = 20_000;
+    public static final int LARGE_TRIPS = 1000;
     private static final Pattern RESULT = Pattern.compile("latency_us ([0-9.]+) bandwidth_MBps ([0-9.]+)");
 
     private MpiPingPong() {}

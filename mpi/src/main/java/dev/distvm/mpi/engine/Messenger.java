@@ -96,9 +96,16 @@ public final class Messenger implements Inbox, AutoCloseable {
         return matcher.cancel(receive);
     }
 
-    /** Waits for {@code future}, receiving meanwhile; returns its value. */
+    /**
+     * Waits for {@code future}, receiving meanwhile; returns its value. While the machine has a core
+     * to spare the wait first spins a while, receiving without waiting ({@link SpinBeforeWaiting}):
+     * a message that comes then costs no wake-up.
+     */
     public <T> T await(CompletableFuture<T> future) throws InterruptedException, ExecutionException, IOException {
         try {
+            if (!future.isDone() && SpinBeforeWaiting.MACHINE.admitted()) {
+                spinFor(future);
+            }
             while (!future.isDone() && device.progress(PROGRESS_SLICE_NANOS)) {
                 sendAcknowledgements();
             }
@@ -106,6 +113,15 @@ public final class Messenger implements Inbox, AutoCloseable {
         } finally {
             sendAcknowledgements();
         }
+    }
+
+    /** Receives without waiting, again and again, until {@code future} completes or the spin's time is up. */
+    private void spinFor(CompletableFuture<?> future) throws IOException {
+        long deadline = System.nanoTime() + SpinBeforeWaiting.SPIN_NANOS;
+        do {
+            Thread.onSpinWait();
+            poll();
+        } while (!future.isDone() && System.nanoTime() - deadline < 0);
     }
 
     /** Receives what has arrived without waiting (for Test and Iprobe). */

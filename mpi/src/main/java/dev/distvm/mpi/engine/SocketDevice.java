@@ -26,7 +26,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * The device of ranks in separate processes. There is no receiving thread: a rank's thread that
  * waits inside an MPI call reads the sockets itself ({@link #progress}), so a message that
  * arrives wakes exactly the thread that wants it — one wake-up per message, as with a plain
- * blocking socket, instead of a reader thread's and then the waiter's. As MPI allows, messages
+ * blocking socket, instead of a reader thread's and then the waiter's (or none, when the waiter
+ * was still spinning: {@link SpinBeforeWaiting}). As MPI allows, messages
  * are received only while the rank is inside MPI (weak progress); a sender whose socket is full
  * receives while it waits, so two ranks sending large messages to each other cannot block each
  * other.
