@@ -1014,4 +1014,75 @@ final class Cases {
         }
         return null;
     }
+
+    static final ThreadLocal<int[]> SUPPLIED_LOCAL = ThreadLocal.withInitial(() -> new int[1]);
+    static final ThreadLocal<String> PLAIN_LOCAL = new ThreadLocal<>();
+    static final ThreadLocal<StringBuilder> SUBCLASS_LOCAL = new Prefixed("start");
+
+    /** An application subclass of ThreadLocal with state of its own. */
+    static final class Prefixed extends ThreadLocal<StringBuilder> {
+        private final String prefix;
+
+        Prefixed(String prefix) {
+            this.prefix = prefix;
+        }
+
+        @Override
+        protected StringBuilder initialValue() {
+            return new StringBuilder(prefix);
+        }
+    }
+
+    /**
+     * Thread-locals reached by threads on every node: a {@code withInitial} one, a plain one and an
+     * application subclass. Each thread's values are its own (initial values made where it runs),
+     * main's stay as main set them, and the thread-locals keep their identity and identity hash
+     * wherever a reference to them travels.
+     */
+    static String threadLocals() throws InterruptedException {
+        int rounds = 1000;
+        PLAIN_LOCAL.set("main");
+        SUPPLIED_LOCAL.get()[0] = -1;
+        SUBCLASS_LOCAL.get().append("-main");
+        String[] seen = new String[THREADS];
+        Object[][] theirs = new Object[THREADS][];
+        int[][] hashes = new int[THREADS][];
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(() -> {
+                for (int r = 0; r < rounds; r++) {
+                    SUPPLIED_LOCAL.get()[0]++;
+                }
+                String before = PLAIN_LOCAL.get();
+                PLAIN_LOCAL.set("t" + mine);
+                SUBCLASS_LOCAL.get().append('-').append(mine);
+                seen[mine] = before + " " + SUPPLIED_LOCAL.get()[0] + " " + PLAIN_LOCAL.get() + " " + SUBCLASS_LOCAL.get();
+                theirs[mine] = new Object[] {SUPPLIED_LOCAL, PLAIN_LOCAL, SUBCLASS_LOCAL};
+                hashes[mine] = new int[] {System.identityHashCode(SUPPLIED_LOCAL), SUPPLIED_LOCAL.hashCode(),
+                        PLAIN_LOCAL.hashCode(), SUBCLASS_LOCAL.hashCode()};
+            }, "thread-local-" + i);
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        int[] expected = {System.identityHashCode(SUPPLIED_LOCAL), SUPPLIED_LOCAL.hashCode(), PLAIN_LOCAL.hashCode(),
+                SUBCLASS_LOCAL.hashCode()};
+        for (int i = 0; i < THREADS; i++) {
+            String want = "null " + rounds + " t" + i + " start-" + i;
+            if (!want.equals(seen[i])) {
+                return "thread " + i + " saw '" + seen[i] + "', not '" + want + "'";
+            }
+            if (theirs[i][0] != SUPPLIED_LOCAL || theirs[i][1] != PLAIN_LOCAL || theirs[i][2] != SUBCLASS_LOCAL) {
+                return "thread " + i + "'s thread-locals came back as other objects";
+            }
+            if (!java.util.Arrays.equals(hashes[i], expected)) {
+                return "thread " + i + " saw the hashes " + java.util.Arrays.toString(hashes[i]) + ", main "
+                        + java.util.Arrays.toString(expected);
+            }
+        }
+        String mains = PLAIN_LOCAL.get() + " " + SUPPLIED_LOCAL.get()[0] + " " + SUBCLASS_LOCAL.get();
+        return mains.equals("main -1 start-main") ? null : "main's values became '" + mains + "'";
+    }
 }

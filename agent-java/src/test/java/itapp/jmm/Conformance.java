@@ -46,6 +46,7 @@ public final class Conformance {
         check("thread-names", Cases.threadNames());
         check("lambdas-reached-by-tasks", Cases.lambdasReachedByTasks());
         check("plain-object-locks", Cases.plainObjectLocks());
+        check("thread-locals", Cases.threadLocals());
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
 

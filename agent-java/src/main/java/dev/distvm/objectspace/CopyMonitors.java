@@ -86,7 +86,7 @@ final class CopyMonitors {
     }
 
     /**
-     * Whether {@code lock} is a copy. An array or a plain {@code Object} has no meta that says so,
+     * Whether {@code lock} is a copy. An array, a plain {@code Object} or a JDK thread-local has no meta that says so,
      * and the registry that does takes the space's lock at every enter: a copy this thread holds or
      * entered last answers first (it stays a copy while the thread's record keeps it reachable).
      */

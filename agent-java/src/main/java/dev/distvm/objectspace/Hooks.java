@@ -177,8 +177,8 @@ public final class Hooks {
 
     /**
      * {@code object.hashCode()} called as {@code Object}'s: an application class's is the one the
-     * rewriter gave it (or the program's own), but an array's and a plain {@code Object}'s are the
-     * JDK's, the identity hash of this node's own instance: the shared one's is the home's.
+     * rewriter gave it (or the program's own), but an array's, a plain {@code Object}'s and a JDK
+     * thread-local's are the JDK's, the identity hash of this node's own instance: the shared one's is the home's.
      */
     public static int objectHashCode(Object object) {
         return InjectedState.hasMeta(object) ? object.hashCode() : identityHashCode(object);

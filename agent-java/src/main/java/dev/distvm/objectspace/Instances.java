@@ -9,7 +9,8 @@ import sun.misc.Unsafe;
  * Makes the local instance for a shared thing another node sent: an object without running a
  * constructor (its state arrives with it), an array of the sent length, or a class (its statics).
  * A {@code Thread} subclass gets the thread state of a fresh unstarted {@code Thread}, so that its
- * own methods (getName, ...) work; the agent opens {@code java.lang} to dist for that.
+ * own methods (getName, ...) work, and a thread-local a hash code of this node's; the agent opens
+ * {@code java.lang} to dist for that.
  */
 final class Instances {
     private static final Unsafe UNSAFE = unsafe();
@@ -30,6 +31,8 @@ final class Instances {
             Object instance = UNSAFE.allocateInstance(type);
             if (instance instanceof Thread thread) {
                 graftThreadState(thread);
+            } else if (instance instanceof ThreadLocal<?> local) {
+                ThreadLocals.graft(local);
             }
             return instance;
         } catch (InstantiationException e) {

@@ -26,6 +26,9 @@ abstract class Slots {
             if (type.isArray()) {
                 return type.getComponentType().isPrimitive() ? new ArraySlots(type) : new ReferenceArraySlots(type);
             }
+            if (type == ThreadLocals.SUPPLIED) {
+                return ThreadLocals.SUPPLIED_SLOTS;
+            }
             return new FieldSlots(type, instanceFields(type), false);
         }
     };
@@ -244,11 +247,16 @@ abstract class Slots {
     /**
      * Superclass fields first, each class's in declaration order: the same order on every node. A
      * Thread subclass's thread state is the JVM's business (each node has its own Thread), so
-     * copying stops at {@code Thread}; any other JDK superclass with state cannot be copied.
+     * copying stops at {@code Thread}; a thread-local's at {@code ThreadLocal} ({@link ThreadLocals});
+     * any other JDK superclass with state cannot be copied.
      */
     private static List<Field> instanceFields(Class<?> type) {
         List<Class<?>> chain = new ArrayList<>();
-        for (Class<?> c = type; c != Object.class && c != Thread.class; c = c.getSuperclass()) {
+        for (Class<?> c = type; c != Object.class && c != Thread.class && c != ThreadLocal.class; c = c.getSuperclass()) {
+            if (c == InheritableThreadLocal.class) {
+                throw new UnsharableException(type, "it is an InheritableThreadLocal: a new thread copies its values where"
+                        + " the thread is made, which a thread started on another node would not see");
+            }
             if (isJdk(c)) {
                 throw new UnsharableException(type, "it extends " + c.getName()
                         + ", a JDK class whose fields dist cannot copy yet");

@@ -157,8 +157,8 @@ final class WorkerSpace implements Holders {
      * Whether the holder is a copy. An application object says so in its injected meta, which
      * costs a read (this is asked at every monitor operation and volatile access), a class in
      * {@link #classCopies} (its statics are installed before code can reach them, see
-     * {@code CopyMonitors.entered}); only arrays and plain {@code Object}s need the registry. No other
-     * JDK object is ever shared.
+     * {@code CopyMonitors.entered}); only arrays, plain {@code Object}s and JDK thread-locals need the
+     * registry. No other JDK object is ever shared.
      */
     boolean isCopy(Object holder) {
         if (holder instanceof Class<?> type) {

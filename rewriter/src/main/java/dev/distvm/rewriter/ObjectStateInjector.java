@@ -27,7 +27,8 @@ final class ObjectStateInjector extends ClassVisitor {
     private final RewriteCounts counts;
     private boolean isInterface;
     private boolean isRoot;
-    private boolean extendsObject;
+    /** Whether the superclasses leave {@code hashCode} to {@code Object}'s, the identity hash of this node's instance. */
+    private boolean inheritsObjectsHashCode;
     private boolean declaresHashCode;
 
     ObjectStateInjector(ClassVisitor next, HookCalls hooks, Predicate<String> isApplicationClass, RewriteCounts counts) {
@@ -41,7 +42,7 @@ final class ObjectStateInjector extends ClassVisitor {
     public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
         isInterface = (access & Opcodes.ACC_INTERFACE) != 0;
         isRoot = !isInterface && !isApplicationClass.test(superName);
-        extendsObject = "java/lang/Object".equals(superName);
+        inheritsObjectsHashCode = "java/lang/Object".equals(superName) || isRoot && jdkClassKeepsObjectsHashCode(superName);
         super.visit(version, access, name, signature, superName, interfaces);
     }
 
@@ -71,7 +72,7 @@ final class ObjectStateInjector extends ClassVisitor {
         if (isRoot) {
             super.visitField(stateAccess, META, "Ljava/lang/Object;", null, null).visitEnd();
             counts.add(Kind.OBJECT_STATE_FIELDS);
-            if (extendsObject && !declaresHashCode) {
+            if (inheritsObjectsHashCode && !declaresHashCode) {
                 addIdentityHashCode();
             }
         }
@@ -80,6 +81,21 @@ final class ObjectStateInjector extends ClassVisitor {
             counts.add(Kind.STATIC_STATE_FIELD);
         }
         super.visitEnd();
+    }
+
+    /**
+     * Whether the JDK class {@code internalName} and its superclasses leave {@code hashCode} to
+     * {@code Object} (Thread, ThreadLocal, Throwable and Number do): a root under one gets the hook's
+     * as a root under {@code Object} does. Asked of the platform class loader, which finds only the
+     * JDK's classes and runs no initializer; a superclass it does not know keeps what it has.
+     */
+    private static boolean jdkClassKeepsObjectsHashCode(String internalName) {
+        try {
+            Class<?> type = Class.forName(internalName.replace('/', '.'), false, ClassLoader.getPlatformClassLoader());
+            return type.getMethod("hashCode").getDeclaringClass() == Object.class;
+        } catch (ReflectiveOperationException | LinkageError e) {
+            return false;
+        }
     }
 
     private void addIdentityHashCode() {

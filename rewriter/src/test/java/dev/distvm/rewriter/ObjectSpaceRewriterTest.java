@@ -182,6 +182,22 @@ class ObjectSpaceRewriterTest {
 
         public static class Plain {}
 
+        /** Under a JDK class that leaves hashCode to Object. */
+        public static class PerThread extends ThreadLocal<int[]> {}
+
+        /** Under a JDK class with a hashCode of its own. */
+        public static class Listing extends java.util.AbstractList<String> {
+            @Override
+            public String get(int index) {
+                throw new IndexOutOfBoundsException(index);
+            }
+
+            @Override
+            public int size() {
+                return 0;
+            }
+        }
+
         public static class OwnHash {
             @Override
             public int hashCode() {
@@ -679,6 +695,14 @@ class ObjectSpaceRewriterTest {
         assertEquals(42, newInstance(ownHashType).hashCode());
         assertEquals(0, loader.result(ownHashType).counts().get(Kind.HASH_CODE_ADDED));
         assertEquals(0, loader.result(loader.subject(Subjects.Derived.class)).counts().get(Kind.HASH_CODE_ADDED), "not a root");
+
+        Class<?> perThreadType = loader.subject(Subjects.PerThread.class);
+        Object perThread = newInstance(perThreadType);
+        assertEquals(1, loader.result(perThreadType).counts().get(Kind.HASH_CODE_ADDED), "ThreadLocal leaves it to Object");
+        assertEquals(System.identityHashCode(perThread), perThread.hashCode());
+        Class<?> listingType = loader.subject(Subjects.Listing.class);
+        assertEquals(0, loader.result(listingType).counts().get(Kind.HASH_CODE_ADDED), "AbstractList has its own");
+        assertEquals(1, newInstance(listingType).hashCode(), "the list's hash of no elements");
     }
 
     @Test
