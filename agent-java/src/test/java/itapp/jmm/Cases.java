@@ -1085,4 +1085,46 @@ final class Cases {
         String mains = PLAIN_LOCAL.get() + " " + SUPPLIED_LOCAL.get()[0] + " " + SUBCLASS_LOCAL.get();
         return mains.equals("main -1 start-main") ? null : "main's values became '" + mains + "'";
     }
+
+    /** A thread of the program's own class, which leaves hashCode to Object through Thread. */
+    static final class HashingThread extends Thread {
+        final Object lock;
+        int[] seen;
+
+        HashingThread(int i, Object lock) {
+            super("hashing-thread-" + i);
+            this.lock = lock;
+        }
+
+        @Override
+        public void run() {
+            seen = new int[] {hashCode(), System.identityHashCode(this), lock.hashCode()};
+        }
+    }
+
+    /**
+     * Threads of an application class under {@code Thread}, which leaves {@code hashCode} to
+     * {@code Object}, hash the same on every node: a worker's {@code hashCode()} of its copy was
+     * that copy's own identity hash, so a thread that put itself in a hash set made at the home
+     * would not have found itself there.
+     */
+    static String hashesUnderJdkSuperclasses() throws InterruptedException {
+        Object lock = new Object();
+        HashingThread[] threads = new HashingThread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            threads[i] = new HashingThread(i, lock);
+            threads[i].start();
+        }
+        for (HashingThread t : threads) {
+            t.join();
+        }
+        for (HashingThread t : threads) {
+            int[] expected = {t.hashCode(), System.identityHashCode(t), lock.hashCode()};
+            if (!java.util.Arrays.equals(t.seen, expected)) {
+                return t.getName() + " saw the hashes " + java.util.Arrays.toString(t.seen) + ", main "
+                        + java.util.Arrays.toString(expected);
+            }
+        }
+        return null;
+    }
 }

@@ -47,6 +47,7 @@ public final class Conformance {
         check("lambdas-reached-by-tasks", Cases.lambdasReachedByTasks());
         check("plain-object-locks", Cases.plainObjectLocks());
         check("thread-locals", Cases.threadLocals());
+        check("hashes-under-jdk-superclasses", Cases.hashesUnderJdkSuperclasses());
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
 

@@ -25,7 +25,8 @@ class JmmConformanceIT {
             "published-while-locked", "requests-waited-on-by-their-makers", "lock-hand-over-chain", "static-synchronized",
             "class-initializer-once", "identity-by-two-paths", "identity-hash", "string-identity", "one-chunk-many-writers",
             "large-array-few-elements", "arrays-written-by-jdk-code", "thread-names",
-            "lambdas-reached-by-tasks", "plain-object-locks", "thread-locals");
+            "lambdas-reached-by-tasks", "plain-object-locks", "thread-locals",
+            "hashes-under-jdk-superclasses");
 
     @TempDir
     Path temp;
