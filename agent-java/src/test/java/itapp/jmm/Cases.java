@@ -1127,4 +1127,68 @@ final class Cases {
         }
         return null;
     }
+
+    /** A thread of the program's own class that asks about itself and spins until interrupted. */
+    static final class SelfAware extends Thread {
+        final Object lock;
+        final long[] sum;
+        volatile boolean spinning;
+        String seen;
+
+        SelfAware(int i, Object lock, long[] sum) {
+            super("self-aware-" + i);
+            this.lock = lock;
+            this.sum = sum;
+        }
+
+        @Override
+        public void run() {
+            boolean alive = isAlive();
+            State state = getState();
+            interrupt();
+            boolean setBySelf = isInterrupted();
+            boolean cleared = Thread.interrupted() && !isInterrupted();
+            spinning = true;
+            while (!isInterrupted()) {
+                Thread.onSpinWait();
+            }
+            // Still interrupted: taking a shared monitor, writing and ending must not cost the node
+            // its connection (an NIO write by an interrupted thread closes the channel).
+            synchronized (lock) {
+                sum[0]++;
+            }
+            seen = alive + " " + state + " " + setBySelf + " " + cleared + " " + isInterrupted();
+        }
+    }
+
+    /**
+     * A Thread subclass asking about itself (isAlive, getState, interrupt, isInterrupted) where
+     * it runs, on a worker through the copy of its object, and seeing an interrupt from main while
+     * it spins on {@code isInterrupted()}; then, still interrupted, using a shared monitor and ending.
+     */
+    static String threadsAskingAboutThemselves() throws InterruptedException {
+        Object lock = new Object();
+        long[] sum = new long[1];
+        SelfAware[] threads = new SelfAware[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            threads[i] = new SelfAware(i, lock, sum);
+            threads[i].start();
+        }
+        for (SelfAware t : threads) {
+            while (!t.spinning && t.isAlive()) {
+                Thread.onSpinWait();
+            }
+            t.interrupt();
+        }
+        for (SelfAware t : threads) {
+            t.join(60_000);
+            if (t.isAlive()) {
+                return t.getName() + " never saw its interrupt";
+            }
+            if (!"true RUNNABLE true true true".equals(t.seen)) {
+                return t.getName() + " saw '" + t.seen + "', not 'true RUNNABLE true true true'";
+            }
+        }
+        return sum[0] == THREADS ? null : "counted " + sum[0] + " threads under the lock, not " + THREADS;
+    }
 }

@@ -48,6 +48,7 @@ public final class Conformance {
         check("plain-object-locks", Cases.plainObjectLocks());
         check("thread-locals", Cases.threadLocals());
         check("hashes-under-jdk-superclasses", Cases.hashesUnderJdkSuperclasses());
+        check("threads-asking-about-themselves", Cases.threadsAskingAboutThemselves());
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
 

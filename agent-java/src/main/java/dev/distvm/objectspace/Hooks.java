@@ -283,8 +283,7 @@ public final class Hooks {
             }
             h.placed().join(thread, millis);
         } else {
-            refuseOnWorker(thread, "join");
-            thread.join(millis);
+            onThisNode(thread, "join").join(millis);
         }
     }
 
@@ -296,8 +295,7 @@ public final class Hooks {
         if (h != null && h.placed().isPlaced(thread)) {
             join(thread, nanos > 0 && millis < Long.MAX_VALUE ? millis + 1 : millis);
         } else {
-            refuseOnWorker(thread, "join");
-            thread.join(millis, nanos);
+            onThisNode(thread, "join").join(millis, nanos);
         }
     }
 
@@ -306,8 +304,7 @@ public final class Hooks {
         if (h != null) {
             return h.placed().isAlive(thread);
         }
-        refuseOnWorker(thread, "isAlive");
-        return thread.isAlive();
+        return onThisNode(thread, "isAlive").isAlive();
     }
 
     /**
@@ -366,8 +363,7 @@ public final class Hooks {
         if (h != null && h.placed().isPlaced(thread)) {
             return h.placed().threadState(thread);
         }
-        refuseOnWorker(thread, "getState");
-        return thread.getState();
+        return onThisNode(thread, "getState").getState();
     }
 
     @SuppressWarnings("deprecation") // Thread.threadId() is Java 19+; dist runs on 17
@@ -381,9 +377,17 @@ public final class Hooks {
         if (h != null && h.placed().isPlaced(thread)) {
             h.placed().interrupt(thread);
         } else {
-            refuseOnWorker(thread, "interrupt");
-            InterruptGate.interrupt(thread);
+            InterruptGate.interrupt(onThisNode(thread, "interrupt"));
         }
+    }
+
+    /**
+     * {@code thread.isInterrupted()}: on a worker, the flag of the thread that runs its code here,
+     * which for a placed {@code Thread} subclass is not the copy of its object that the program
+     * sees as {@code this}.
+     */
+    public static boolean isInterrupted(Thread thread) {
+        return onThisNode(thread, "isInterrupted").isInterrupted();
     }
 
     public static Thread currentThread() {
@@ -399,15 +403,24 @@ public final class Hooks {
         Thread.sleep(millis, nanos);
     }
 
-    /** A thread placed elsewhere, seen from a worker: its real state is at the home, not here. */
-    private static void refuseOnWorker(Thread thread, String operation) {
+    /**
+     * The thread to ask about {@code thread} here: on a worker, the one that runs its code on this
+     * node (for a placed {@code Thread} subclass, not the copy of its object that the program holds);
+     * a thread placed on another node has its real state there, so the run stops.
+     */
+    private static Thread onThisNode(Thread thread, String operation) {
         WorkerRuntime w = worker;
-        if (w != null && w.space().isCopy(thread)) {
+        if (w == null) {
+            return thread;
+        }
+        Thread running = w.threads().runningHere(thread);
+        if (running == null) {
             w.stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + Thread.currentThread().getName() + " on a worker called "
                     + operation + " on thread " + thread.getName() + ", which runs on another node; only threads at the"
                     + " home can do that to a thread on another node (start and join such threads from main, or run the"
                     + " program with --nodes 1)");
         }
+        return running == null ? thread : running;
     }
 
     // ---- native methods ---------------------------------------------------------------------

@@ -41,7 +41,7 @@ final class Instances {
     }
 
     private static void graftThreadState(Thread copy) {
-        Thread template = new Thread("dist-template");
+        Thread template = new Thread(ThreadsPlacedHere.PROGRAM_GROUP, "dist-template");
         try {
             for (Field field : Thread.class.getDeclaredFields()) {
                 if (!Modifier.isStatic(field.getModifiers())) {

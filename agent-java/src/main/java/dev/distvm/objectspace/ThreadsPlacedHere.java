@@ -7,6 +7,8 @@ import dev.distvm.report.ApplicationThreads;
 import dev.distvm.transport.Endpoint;
 import dev.distvm.transport.Inbound;
 import dev.distvm.transport.WireBuffer;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -25,7 +27,16 @@ final class ThreadsPlacedHere {
     private final WorkerSpace space;
     private final Map<Long, Thread> running = new ConcurrentHashMap<>();
     private final ThreadLocal<PlacedHere> placedHere = new ThreadLocal<>();
+    /** The local thread that runs each placed Thread subclass's copy here (an identity map: the copies hash by the hook). */
+    private final Map<Thread, Thread> runningFor = Collections.synchronizedMap(new IdentityHashMap<>());
     private final ExecutorService starter = Executors.newSingleThreadExecutor(DaemonThreads.named("dist-thread-starter"));
+
+    /**
+     * The JVM's {@code main} thread group, where a program's threads are unless it made groups of its
+     * own: placed threads, and the thread state of copies of its Thread subclasses, are made there,
+     * so that a thread prints (its group is in {@code Thread.toString()}) as at the home.
+     */
+    static final ThreadGroup PROGRAM_GROUP = programGroup();
 
     /** The logical thread a worker thread runs for. */
     private record PlacedHere(long id, String name, Thread logical) {}
@@ -65,7 +76,7 @@ final class ThreadsPlacedHere {
                 reader.ref();
             }
             space.applyChanges(reader, acknowledged); // what happened-before start(), into copies held here
-            Thread thread = new Thread(() -> runPlaced(id, name, daemon, priority, task), name);
+            Thread thread = new Thread(PROGRAM_GROUP, () -> runPlaced(id, name, daemon, priority, task), name);
             thread.setDaemon(daemon);
             thread.setPriority(priority);
             thread.setContextClassLoader(space.loader());
@@ -86,6 +97,7 @@ final class ThreadsPlacedHere {
             logical.setPriority(priority);
         }
         placedHere.set(new PlacedHere(id, name, logical));
+        runningFor.put(logical, Thread.currentThread());
         ApplicationThreads.placed(Thread.currentThread(), id);
         Throwable uncaught = null;
         try {
@@ -109,12 +121,38 @@ final class ThreadsPlacedHere {
                     + " cannot end coherently: " + WorkerRuntime.reason(e));
         } finally {
             running.remove(id);
+            runningFor.remove(logical);
         }
     }
 
     Thread currentThread() {
         PlacedHere here = placedHere.get();
         return here == null ? Thread.currentThread() : here.logical();
+    }
+
+    private static ThreadGroup programGroup() {
+        ThreadGroup root = DaemonThreads.group().getParent();
+        ThreadGroup[] groups = new ThreadGroup[root.activeGroupCount() + 8];
+        int count = root.enumerate(groups, false);
+        for (int i = 0; i < count; i++) {
+            if (groups[i].getName().equals("main")) {
+                return groups[i];
+            }
+        }
+        return root;
+    }
+
+    /**
+     * The thread that runs {@code thread}'s code on this node: the local thread running a placed
+     * Thread subclass's copy, or {@code thread} itself if it is this node's own; null for a copy of
+     * a thread that runs elsewhere (or has not started here yet, or ended).
+     */
+    Thread runningHere(Thread thread) {
+        Thread running = runningFor.get(thread);
+        if (running != null) {
+            return running;
+        }
+        return space.isCopy(thread) ? null : thread;
     }
 
     @SuppressWarnings("deprecation")

@@ -133,6 +133,8 @@ class CallSiteRewriterTest {
                 super("napper");
             }
 
+            boolean interruptedItself;
+
             @Override
             public void run() {
                 try {
@@ -140,6 +142,8 @@ class CallSiteRewriterTest {
                 } catch (InterruptedException e) {
                     throw new IllegalStateException(e);
                 }
+                interrupt();
+                interruptedItself = isInterrupted() && Thread.interrupted() && !isInterrupted();
             }
         }
 
@@ -159,6 +163,9 @@ class CallSiteRewriterTest {
             Napper napper = new Napper();
             napper.start();
             napper.join();
+            if (!napper.interruptedItself) {
+                log.append(", the napper did not see its own interrupt");
+            }
             Thread.sleep(1, 500);
             return log.toString();
         }
@@ -217,10 +224,11 @@ class CallSiteRewriterTest {
     void interruptReachesASleepingThreadAndSleepsGoThroughTheHooks() throws Throwable {
         Rewritten subject = new Rewritten(Interrupts.class);
         assertEquals("interrupted", subject.call("run"));
-        assertEquals(List.of("interrupt(sleeper)"), RecordingHooks.callsOf("interrupt"));
+        assertEquals(List.of("interrupt(sleeper)", "interrupt(napper)"), RecordingHooks.callsOf("interrupt"));
+        assertEquals(List.of("isInterrupted(napper)", "isInterrupted(napper)"), RecordingHooks.callsOf("isInterrupted"));
         // Whether the interrupt comes before or during the sleep, the sleeper's sleep hook is called.
         assertEquals(List.of("sleep(30000)", "sleep(2)", "sleep(1, 500)"), RecordingHooks.callsOf("sleep"));
-        assertEquals(Map.of(Kind.SLEEP, 1), subject.concurrencyCounts(Interrupts.Napper.class));
+        assertEquals(Map.of(Kind.SLEEP, 1, Kind.THREAD_INTERRUPT, 3), subject.concurrencyCounts(Interrupts.Napper.class));
     }
 
     @Test

@@ -217,6 +217,11 @@ public final class RecordingHooks {
         thread.interrupt();
     }
 
+    public static boolean isInterrupted(Thread thread) {
+        record("isInterrupted", thread);
+        return thread.isInterrupted();
+    }
+
     public static Thread currentThread() {
         record("currentThread");
         return Thread.currentThread();
