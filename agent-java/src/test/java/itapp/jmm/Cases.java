@@ -1,5 +1,10 @@
 package itapp.jmm;
 
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+
 /** The cases of {@link Conformance}; each returns null when it holds, or what went wrong. */
 final class Cases {
     static final int THREADS = 4;
@@ -1190,5 +1195,85 @@ final class Cases {
             }
         }
         return sum[0] == THREADS ? null : "counted " + sum[0] + " threads under the lock, not " + THREADS;
+    }
+
+    private static int phasesTripped;
+
+    /**
+     * A start gate and an end latch, and a barrier with an action between phases: what each thread
+     * wrote before the barrier (plain elements, and the action's plain static) is seen by every
+     * thread after it, whichever node each runs on; a latch waiter sees its interrupt; the latch
+     * and barrier are the main thread's objects on every node (identity, hash).
+     */
+    static String latchesAndBarriers() throws InterruptedException {
+        int phases = 20;
+        int[][] cells = new int[THREADS][phases];
+        CountDownLatch go = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(THREADS);
+        CyclicBarrier barrier = new CyclicBarrier(THREADS, () -> phasesTripped++);
+        String[] failures = new String[THREADS];
+        Object[][] theirs = new Object[THREADS][];
+        int[] hashes = new int[THREADS];
+        phasesTripped = 0;
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            new Thread(() -> {
+                try {
+                    go.await();
+                    theirs[mine] = new Object[] {go, barrier};
+                    hashes[mine] = barrier.hashCode();
+                    for (int p = 0; p < phases && failures[mine] == null; p++) {
+                        cells[mine][p] = 1000 * p + mine;
+                        barrier.await();
+                        for (int other = 0; other < THREADS; other++) {
+                            if (cells[other][p] != 1000 * p + other) {
+                                failures[mine] = "after phase " + p + " saw " + cells[other][p] + " of thread " + other;
+                            }
+                        }
+                        if (phasesTripped != 2 * p + 1) {
+                            failures[mine] = "after phase " + p + " the barrier action had run " + phasesTripped + " times";
+                        }
+                        barrier.await(); // nobody writes the next phase's cell before all have read this one's
+                    }
+                } catch (InterruptedException | BrokenBarrierException e) {
+                    failures[mine] = "the barrier threw " + e;
+                } finally {
+                    done.countDown();
+                }
+            }, "barrier-party-" + i).start();
+        }
+        if (go.getCount() != 1) {
+            return "the start gate counted " + go.getCount();
+        }
+        go.countDown();
+        if (!done.await(120, TimeUnit.SECONDS)) {
+            return "the parties did not finish; the end latch still counts " + done.getCount();
+        }
+        for (int i = 0; i < THREADS; i++) {
+            if (failures[i] != null) {
+                return "thread " + i + ": " + failures[i];
+            }
+            if (theirs[i][0] != go || theirs[i][1] != barrier || hashes[i] != barrier.hashCode()) {
+                return "thread " + i + " saw other objects (or hashes) for the latch and the barrier";
+            }
+        }
+        if (phasesTripped != 2 * phases) {
+            return "the barrier action ran " + phasesTripped + " times, not " + 2 * phases;
+        }
+        CountDownLatch never = new CountDownLatch(1);
+        String[] outcome = new String[1];
+        Thread waiter = new Thread(() -> {
+            try {
+                never.await();
+                outcome[0] = "returned without an interrupt";
+            } catch (InterruptedException e) {
+                outcome[0] = "interrupted";
+            }
+        }, "latch-waiter");
+        waiter.start();
+        Thread.sleep(200);
+        waiter.interrupt();
+        waiter.join();
+        return "interrupted".equals(outcome[0]) ? null : "a latch waiter " + outcome[0];
     }
 }

@@ -49,6 +49,7 @@ public final class Conformance {
         check("thread-locals", Cases.threadLocals());
         check("hashes-under-jdk-superclasses", Cases.hashesUnderJdkSuperclasses());
         check("threads-asking-about-themselves", Cases.threadsAskingAboutThemselves());
+        check("latches-and-barriers", Cases.latchesAndBarriers());
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
 

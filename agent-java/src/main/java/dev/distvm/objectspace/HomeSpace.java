@@ -642,6 +642,7 @@ final class HomeSpace {
         synchronized (view) {
             WireReader reader = new WireReader(view, loader, message);
             for (Arrived arrived : reader.arrived()) {
+                ForwardedCalls.refuseFromWorker(arrived.holder()); // a worker's own never comes (WorkerSpace.share)
                 // Named by the worker, not by a home message: a drop need not wait for any of those.
                 view.see(arrived.id(), arrived.holder(), Twin.install(arrived.holder(), arrived.values()), 0,
                         sweepsOf(arrived.holder()));

@@ -175,6 +175,15 @@ public final class Hooks {
         return h != null ? h.identityHash(object) : System.identityHashCode(object);
     }
 
+    /** A call of a worker's copy of a synchronizer whose calls run at the home ({@link ForwardedCalls}); copies exist only on workers. */
+    static Object forwardedCall(Object copy, java.lang.reflect.Method method, Object[] arguments) throws Throwable {
+        WorkerRuntime w = worker;
+        if (w == null) {
+            throw new IllegalStateException("a copy of a " + method.getDeclaringClass().getName() + " outside a worker");
+        }
+        return w.forwardedCall(copy, method, arguments);
+    }
+
     /**
      * {@code object.hashCode()} called as {@code Object}'s: an application class's is the one the
      * rewriter gave it (or the program's own), but an array's, a plain {@code Object}'s and a JDK

@@ -49,13 +49,13 @@ final class InjectedState {
 
     /**
      * Whether {@code holder} (not a {@code Class}) carries its meta: an application object does;
-     * an array, a plain {@code java.lang.Object} (a lock) or a JDK thread-local, whose JDK classes
-     * have no fields of dist's, is known only to the object space's registry, which costs a lookup
-     * to ask.
+     * an array, a plain {@code java.lang.Object} (a lock), a JDK thread-local or a synchronizer
+     * whose calls run at the home ({@link ForwardedCalls}), whose JDK classes have no fields of
+     * dist's, is known only to the object space's registry, which costs a lookup to ask.
      */
     static boolean hasMeta(Object holder) {
         Class<?> type = holder.getClass();
-        return !type.isArray() && type != Object.class && !ThreadLocals.isJdkShared(type);
+        return !type.isArray() && type != Object.class && !ThreadLocals.isJdkShared(type) && !ForwardedCalls.isShared(type);
     }
 
     /** The object space's bookkeeping for a shared object (its copy at a worker, its id at the home); null if local. */

@@ -25,10 +25,10 @@ final class Instances {
         };
     }
 
-    /** An instance made without running a constructor. */
+    /** An instance made without running a constructor; for a synchronizer whose calls run at the home, dist's copy class's. */
     static Object object(Class<?> type) {
         try {
-            Object instance = UNSAFE.allocateInstance(type);
+            Object instance = UNSAFE.allocateInstance(ForwardedCalls.copyClass(type));
             if (instance instanceof Thread thread) {
                 graftThreadState(thread);
             } else if (instance instanceof ThreadLocal<?> local) {

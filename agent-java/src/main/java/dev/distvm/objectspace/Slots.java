@@ -29,6 +29,9 @@ abstract class Slots {
             if (type == ThreadLocals.SUPPLIED) {
                 return ThreadLocals.SUPPLIED_SLOTS;
             }
+            if (ForwardedCalls.isShared(type)) {
+                return ForwardedCalls.NO_SLOTS;
+            }
             return new FieldSlots(type, instanceFields(type), false);
         }
     };
@@ -54,9 +57,15 @@ abstract class Slots {
     /** Sets the slot to {@code update} only if it still holds {@code expected}; atomic. */
     abstract boolean compareAndSet(Object holder, int slot, Object expected, Object update);
 
-    abstract boolean isPrimitive(int slot);
+    /** Whether the slot holds a primitive (compared by value); references are compared by identity. */
+    boolean isPrimitive(int slot) {
+        return false;
+    }
 
-    abstract boolean isVolatile(int slot);
+    /** Whether the slot is a volatile field (a release applies those last); no array element is. */
+    boolean isVolatile(int slot) {
+        return false;
+    }
 
     /** Whether two values of this slot are the same value, as {@code ==} on the slot's type says. */
     final boolean same(int slot, Object a, Object b) {
@@ -115,10 +124,6 @@ abstract class Slots {
             return primitive;
         }
 
-        @Override
-        boolean isVolatile(int slot) {
-            return false;
-        }
     }
 
     /**
@@ -152,15 +157,7 @@ abstract class Slots {
             return elements.compareAndSet(holder, slot, expected, update);
         }
 
-        @Override
-        boolean isPrimitive(int slot) {
-            return false;
-        }
 
-        @Override
-        boolean isVolatile(int slot) {
-            return false;
-        }
     }
 
     /** Fields through method handles; for statics the holder argument is ignored. */

@@ -87,15 +87,5 @@ final class ThreadLocals {
             // Only a write that rewritten code reported is merged, and none reaches a JDK object.
             throw new IllegalStateException("a thread-local's supplier is never written after it is made");
         }
-
-        @Override
-        boolean isPrimitive(int slot) {
-            return false;
-        }
-
-        @Override
-        boolean isVolatile(int slot) {
-            return false;
-        }
     }
 }

@@ -227,7 +227,7 @@ final class WireWriter {
 
     static UnsharableException jdkObject(Class<?> type) {
         return new UnsharableException(type, "it is a JDK class, and dist shares only application objects, arrays, plain"
-                + " java.lang.Object instances, thread-locals (not inheritable ones), strings, boxed values, classes and enum"
-                + " constants");
+                + " java.lang.Object instances, thread-locals (not inheritable ones), CountDownLatch and CyclicBarrier"
+                + " instances, strings, boxed values, classes and enum constants");
     }
 }

@@ -248,6 +248,68 @@ final class WorkerRuntime {
         space.receive(reply, (reader, acknowledged) -> null);
     }
 
+    /** Numbers this node's forwarded calls, so that an interrupt names the one it is for. */
+    private final java.util.concurrent.atomic.AtomicLong forwardedCalls = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * Runs {@code method} on the home's instance of a synchronizer this node holds a copy of
+     * ({@link ForwardedCalls}) and returns what it returned, or throws what it threw. The node's
+     * release goes first (the home applies it before the call, which follows it on the connection),
+     * and the answer carries a refresh, applied before this returns: a {@code countDown} or an
+     * {@code await} orders this thread's writes and reads with the other threads' on every node as
+     * on one JVM. An interrupt while the call runs is passed on to the home's thread that runs it;
+     * if the call ends otherwise, the interrupt stays pending here, as the JDK's would.
+     */
+    Object forwardedCall(Object copy, java.lang.reflect.Method method, Object[] arguments) throws Throwable {
+        release();
+        long asked = space.volatiles.asking();
+        long call = forwardedCalls.incrementAndGet();
+        WireWriter request = new WireWriter(space);
+        request.body().appendLong(call);
+        request.ref(copy);
+        request.body().appendString(ForwardedCalls.key(method));
+        ForwardedCalls.writeArguments(request.body(), method, arguments);
+        java.util.concurrent.CompletableFuture<dev.distvm.transport.Inbound> answer =
+                coherently(() -> toHome.request(NodeMessageType.SPACE_FORWARDED_CALL_VALUE, request.finish()));
+        boolean passedOn = false;
+        dev.distvm.transport.Inbound reply = null;
+        while (reply == null) {
+            try {
+                reply = answer.get();
+            } catch (InterruptedException e) {
+                if (!passedOn) {
+                    passedOn = true;
+                    coherently(() -> toHome.send(NodeMessageType.SPACE_FORWARDED_CALL_VALUE, SpaceMessages.ofLong(call)));
+                }
+            } catch (java.util.concurrent.ExecutionException e) {
+                coherently(() -> {
+                    throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+                });
+            }
+        }
+        ByteBuffer body = SpaceMessages.body(reply);
+        Throwable[] thrown = new Throwable[1];
+        Object result = coherently(() -> space.receive(body, (reader, acknowledged) -> {
+            Object value = null;
+            if (reader.body().get() != 0) {
+                thrown[0] = UncaughtExceptions.read(reader.body(), space.loader());
+            } else {
+                value = ForwardedCalls.readValue(reader.body(), method.getReturnType());
+            }
+            if (space.applyChanges(reader, acknowledged)) {
+                space.volatiles.refreshed(asked);
+            }
+            return value;
+        }));
+        if (passedOn && !(thrown[0] instanceof InterruptedException)) {
+            Thread.currentThread().interrupt(); // the call ended otherwise: the interrupt stays pending
+        }
+        if (thrown[0] != null) {
+            throw thrown[0];
+        }
+        return result;
+    }
+
     void coherently(Runnable operation) {
         coherently(() -> {
             operation.run();

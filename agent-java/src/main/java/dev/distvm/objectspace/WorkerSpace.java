@@ -197,6 +197,7 @@ final class WorkerSpace implements Holders {
                 return known.id;
             }
         }
+        ForwardedCalls.refuseFromWorker(holder);
         Twin twin = Twin.of(holder);
         if (!(holder instanceof Class<?>) && MonitorWord.mayBeHeld(holder)) {
             pushed.leaseFromBirth = leaseFromBirth.applyAsInt(holder);

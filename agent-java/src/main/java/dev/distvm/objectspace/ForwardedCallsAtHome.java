@@ -1,0 +1,112 @@
+package dev.distvm.objectspace;
+
+import dev.distvm.common.DaemonThreads;
+import dev.distvm.transport.Inbound;
+import dev.distvm.transport.WireBuffer;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The home's side of {@link ForwardedCalls}: runs a worker's call on the master, on a thread of
+ * its own (an {@code await} blocks for as long as the other parties take, which must hold up
+ * neither the transport's reader nor other calls), and answers with the result or what it threw,
+ * and a refresh taken after the call returned. The worker's release sent before the call was
+ * applied on the connection's reader thread before the call was read, so the master's other
+ * users see it once the call has happened. An interrupt names the call: it interrupts the thread
+ * that runs it, or, if that has not started yet, the thread that will.
+ */
+final class ForwardedCallsAtHome {
+    private final HomeSpace space;
+    private final ExecutorService callers = Executors.newCachedThreadPool(DaemonThreads.named("dist-forwarded-call"));
+    /**
+     * The calls read and not ended, with the thread that runs each once it started. A call is
+     * entered here on the reader thread as it is read, and its interrupt comes after it on the same
+     * connection: an interrupt that finds no call came after the call ended, and is dropped.
+     */
+    private final Map<Call, Running> calls = new HashMap<>();
+
+    private static final class Running {
+        Thread thread;
+        boolean interrupted;
+    }
+
+    /** A worker's call, as the worker numbered it. */
+    private record Call(int node, long number) {}
+
+    ForwardedCallsAtHome(HomeSpace space) {
+        this.space = space;
+    }
+
+    /** A request is a call; a one-way message interrupts one. */
+    CompletableFuture<WireBuffer> handle(Inbound message) {
+        if (message.kind() != dev.distvm.transport.proto.Kind.REQUEST) {
+            interrupt(new Call(message.sender(), SpaceMessages.longOf(SpaceMessages.body(message))));
+            return CompletableFuture.completedFuture(null);
+        }
+        WireReader reader = space.read(message.sender(), SpaceMessages.body(message));
+        Call call = new Call(message.sender(), reader.body().getLong());
+        Object master = reader.ref();
+        Method method = ForwardedCalls.method(master.getClass(), reader.string());
+        Object[] arguments = ForwardedCalls.readArguments(reader.body(), method);
+        synchronized (this) {
+            calls.put(call, new Running());
+        }
+        return CompletableFuture.supplyAsync(() -> answer(call, run(call, master, method, arguments), method), callers);
+    }
+
+    /** What the call returned, or what it threw ({@link Outcome#thrown}). */
+    private record Outcome(Object result, Throwable thrown) {}
+
+    private Outcome run(Call call, Object master, Method method, Object[] arguments) {
+        started(call);
+        try {
+            return new Outcome(method.invoke(master, arguments), null);
+        } catch (InvocationTargetException e) {
+            return new Outcome(null, e.getCause());
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("forwarded call of " + method + ": " + e, e);
+        } finally {
+            ended(call);
+        }
+    }
+
+    private WireBuffer answer(Call call, Outcome outcome, Method method) {
+        return space.write(call.node(), w -> {
+            w.body().appendBoolean(outcome.thrown() != null);
+            if (outcome.thrown() != null) {
+                UncaughtExceptions.write(outcome.thrown(), w.body(), space.loader());
+            } else {
+                ForwardedCalls.writeValue(w.body(), method.getReturnType(), outcome.result());
+            }
+            space.writeRefresh(call.node(), w);
+        });
+    }
+
+    private synchronized void started(Call call) {
+        Running running = calls.get(call);
+        running.thread = Thread.currentThread();
+        if (running.interrupted) {
+            running.thread.interrupt();
+        }
+    }
+
+    private synchronized void ended(Call call) {
+        calls.remove(call);
+        Thread.interrupted(); // an interrupt that came as the call returned must not reach the pool's next call
+    }
+
+    private synchronized void interrupt(Call call) {
+        Running running = calls.get(call);
+        if (running != null) {
+            running.interrupted = true;
+            if (running.thread != null) {
+                running.thread.interrupt();
+            }
+        }
+    }
+}
