@@ -1276,4 +1276,46 @@ final class Cases {
         waiter.join();
         return "interrupted".equals(outcome[0]) ? null : "a latch waiter " + outcome[0];
     }
+
+    /**
+     * Each thread keeps the exception it caught in a shared array, as programs keep their threads'
+     * failures: what main reads of them (class, message, cause, where thrown) is what they threw,
+     * whichever node they ran on.
+     */
+    static String exceptionsStoredByThreads() throws InterruptedException {
+        Throwable[] caught = new Throwable[THREADS];
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(() -> {
+                try {
+                    failFor(mine);
+                } catch (RuntimeException e) {
+                    caught[mine] = e;
+                }
+            }, "failing-" + i);
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (int i = 0; i < THREADS; i++) {
+            Throwable e = caught[i];
+            String seen = e == null ? "nothing" : e.getClass().getSimpleName() + ": " + e.getMessage() + " / "
+                    + e.getCause() + " / " + e.getStackTrace()[0].getMethodName();
+            String want = "IllegalStateException: task " + i + " failed / java.lang.ArithmeticException: / by zero / failFor";
+            if (!want.equals(seen)) {
+                return "thread " + i + " kept '" + seen + "', not '" + want + "'";
+            }
+        }
+        return null;
+    }
+
+    private static void failFor(int task) {
+        try {
+            System.out.print(task / (task - task));
+        } catch (ArithmeticException e) {
+            throw new IllegalStateException("task " + task + " failed", e);
+        }
+    }
 }

@@ -50,6 +50,7 @@ public final class Conformance {
         check("hashes-under-jdk-superclasses", Cases.hashesUnderJdkSuperclasses());
         check("threads-asking-about-themselves", Cases.threadsAskingAboutThemselves());
         check("latches-and-barriers", Cases.latchesAndBarriers());
+        check("exceptions-stored-by-threads", Cases.exceptionsStoredByThreads());
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
 

@@ -42,5 +42,8 @@ interface Holders {
     /** The identity hash of a holder as the whole cluster sees it. */
     int identityHash(Object holder);
 
+    /** The class loader of the program's classes on this node. */
+    ClassLoader loader();
+
     enum Kind { OBJECT, ARRAY, STATICS }
 }

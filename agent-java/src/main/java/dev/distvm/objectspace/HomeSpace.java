@@ -226,6 +226,11 @@ final class HomeSpace {
         public int identityHash(Object holder) {
             return HomeSpace.this.identityHash(holder);
         }
+
+        @Override
+        public ClassLoader loader() {
+            return loader;
+        }
     }
 
     HomeSpace(int nodeId, ClassLoader loader) {

@@ -215,7 +215,8 @@ final class StaticsInReach {
     /** A JDK class (not an interface an application class may implement) that no value travelling by value is an instance of. */
     private static boolean canOnlyHoldUnsharable(Class<?> type) {
         if (type.isArray() || type.isInterface() || !Slots.isJdk(type) || type == Object.class || type == Number.class
-                || type == ThreadLocal.class || Enum.class.isAssignableFrom(type) || ForwardedCalls.isShared(type)) {
+                || type == ThreadLocal.class || Enum.class.isAssignableFrom(type) || ForwardedCalls.isShared(type)
+                || Throwable.class.isAssignableFrom(type)) {
             return false;
         }
         for (Class<?> byValue : WireWriter.BY_VALUE) { // a declared type one of them fits may hold a shareable value

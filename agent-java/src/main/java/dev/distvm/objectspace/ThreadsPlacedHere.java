@@ -148,6 +148,10 @@ final class ThreadsPlacedHere {
      * a thread that runs elsewhere (or has not started here yet, or ended).
      */
     Thread runningHere(Thread thread) {
+        PlacedHere here = placedHere.get();
+        if (here != null && thread == here.logical()) {
+            return Thread.currentThread(); // a thread about itself (a spin on isInterrupted()): no shared map's lock
+        }
         Thread running = runningFor.get(thread);
         if (running != null) {
             return running;

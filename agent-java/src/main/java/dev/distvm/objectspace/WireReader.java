@@ -198,6 +198,7 @@ final class WireReader {
             case WireWriter.CHUNK -> PrimitiveArrays.readWhole(in);
             case WireWriter.RUN -> MaskedRun.read(in);
             case WireWriter.LAMBDA -> Lambdas.read(this);
+            case WireWriter.THROWABLE -> UncaughtExceptions.read(in, loader);
             default -> throw new IllegalArgumentException("object-space message: unknown value tag " + tag);
         };
     }

@@ -16,14 +16,14 @@ import java.util.Set;
  * hash][the lease that holds its monitor from the start, {@link Holders#NO_LEASE} if none].
  * The body is written straight into the buffer the transport sends, after room for the three
  * numbers; the holders, met while the body is written, are appended to it at the end (the reader
- * creates them before it reads the body). Strings, boxed values and classes travel by value;
+ * creates them before it reads the body). Strings, boxed values, classes and exceptions ({@link Throwables}) travel by value;
  * application objects, arrays and class statics by id; any other JDK object cannot be shared and
  * stops the write with {@link UnsharableException}.
  */
 final class WireWriter {
     static final int NULL = 0, BOOLEAN = 1, BYTE = 2, CHAR = 3, SHORT = 4, INT = 5, LONG = 6, FLOAT = 7,
             DOUBLE = 8, STRING = 9, CLASS = 10, REF = 11, ENUM = 12, CHUNK = 13, RUN = 14, LAMBDA = 15,
-            INTERNED_STRING = 16;
+            INTERNED_STRING = 16, THROWABLE = 17;
     /** Where the body starts: after the sequence, the acknowledged count and the body's length. */
     static final int BODY_START = 2 * Long.BYTES + Integer.BYTES;
 
@@ -202,6 +202,12 @@ final class WireWriter {
             for (int i = 0; i < form.getCapturedArgCount(); i++) {
                 write(out, form.getCapturedArg(i));
             }
+        } else if (value instanceof Throwable thrown) {
+            if (!Throwables.travelsByValue(thrown)) {
+                throw Throwables.refusal(thrown.getClass());
+            }
+            out.appendByte((byte) THROWABLE);
+            UncaughtExceptions.write(thrown, out, holders.loader());
         } else if (isHolder(value)) {
             out.appendByte((byte) REF);
             out.appendLong(idFor(value));
@@ -217,7 +223,7 @@ final class WireWriter {
     /** Whether {@link #write} writes {@code value} as what it is, reaching nothing else (a lambda reaches what it captured). */
     static boolean travelsByValue(Object value) {
         return value == null || BY_VALUE.contains(value.getClass())
-                || value instanceof Enum<?> e && !Slots.isJdk(e.getDeclaringClass());
+                || value instanceof Enum<?> e && !Slots.isJdk(e.getDeclaringClass()) || Throwables.travelsByValue(value);
     }
 
     /** Whether a value that does not travel by value and is no lambda travels by id (else it cannot be shared). */
@@ -228,6 +234,6 @@ final class WireWriter {
     static UnsharableException jdkObject(Class<?> type) {
         return new UnsharableException(type, "it is a JDK class, and dist shares only application objects, arrays, plain"
                 + " java.lang.Object instances, thread-locals (not inheritable ones), CountDownLatch and CyclicBarrier"
-                + " instances, strings, boxed values, classes and enum constants");
+                + " instances, strings, boxed values, classes, enum constants and exceptions");
     }
 }

@@ -122,7 +122,8 @@ final class WorkerSpace implements Holders {
         return copy == null ? null : copy.writes;
     }
 
-    ClassLoader loader() {
+    @Override
+    public ClassLoader loader() {
         return loader;
     }
 

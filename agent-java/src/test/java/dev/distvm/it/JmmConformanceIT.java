@@ -26,7 +26,8 @@ class JmmConformanceIT {
             "class-initializer-once", "identity-by-two-paths", "identity-hash", "string-identity", "one-chunk-many-writers",
             "large-array-few-elements", "arrays-written-by-jdk-code", "thread-names",
             "lambdas-reached-by-tasks", "plain-object-locks", "thread-locals",
-            "hashes-under-jdk-superclasses", "threads-asking-about-themselves", "latches-and-barriers");
+            "hashes-under-jdk-superclasses", "threads-asking-about-themselves", "latches-and-barriers",
+            "exceptions-stored-by-threads");
 
     @TempDir
     Path temp;
