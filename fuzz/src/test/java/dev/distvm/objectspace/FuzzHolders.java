@@ -34,4 +34,9 @@ final class FuzzHolders implements Holders {
     public int identityHash(Object holder) {
         return System.identityHashCode(holder);
     }
+
+    @Override
+    public ClassLoader loader() {
+        return FuzzHolders.class.getClassLoader();
+    }
 }
