@@ -35,6 +35,7 @@ final class HomeRuntime {
     private final Endpoint endpoint;
     private final HomeSpace space;
     private final StaticsInReach statics = new StaticsInReach();
+    private final ShortThreads shortThreads = new ShortThreads();
     private final PlacedThreads placed;
     private final PlacementPolicy placement;
     private final Delegates delegates;
@@ -105,6 +106,9 @@ final class HomeRuntime {
         if (node.getId() != endpoint.nodeId()) {
             try {
                 Object root = ThreadTasks.root(thread);
+                if (shortThreads.tooShort(root.getClass())) {
+                    throw new ShortThreads.TooShort();
+                }
                 List<Class<?>> staticsUsed = statics.refuseUnsharable(root);
                 space.refuseUnsharable(root);
                 WireBuffer message = space.write(node.getId(), w -> {
@@ -122,9 +126,9 @@ final class HomeRuntime {
                     // in the copies that node holds already too: the start is an acquire there.
                     space.writeRefresh(node.getId(), w);
                 });
-                startThere(thread, node, message);
+                startThere(thread, root.getClass(), node, message);
                 return;
-            } catch (UnsharableException e) {
+            } catch (UnsharableException | ShortThreads.TooShort e) {
                 ThreadPlacement.record(thread.getName() + ": kept home: " + e.getMessage());
             }
         } else {
@@ -145,10 +149,10 @@ final class HomeRuntime {
      * message cannot be delivered, the worker holds neither the thread nor what it carried, and the
      * home counted it as sent: the run ends.
      */
-    private void startThere(Thread thread, NodeInfo node, WireBuffer message) {
+    private void startThere(Thread thread, Class<?> task, NodeInfo node, WireBuffer message) {
         // Recorded before the message leaves: a short thread's end may arrive before the answer.
         CompletableFuture<Object> answered = new CompletableFuture<>();
-        placed.placed(thread, node, answered);
+        placed.placed(thread, task, node, answered);
         ThreadPlacement.record(thread.getName() + ": node " + node.getId());
         answered.whenComplete((reply, failure) -> {
             if (failure != null) {
@@ -190,8 +194,13 @@ final class HomeRuntime {
         WireReader reader = space.read(message.sender(), SpaceMessages.body(message));
         ByteBuffer in = reader.body();
         long id = in.getLong();
+        long ranNanos = in.getLong();
         Throwable uncaught = in.get() != 0 ? UncaughtExceptions.read(in, space.loader()) : null;
         space.applyRelease(message.sender(), reader);
+        Class<?> task = placed.task(id);
+        if (task != null) {
+            shortThreads.ran(task, ranNanos);
+        }
         placed.threadEnded(id, uncaught);
     }
 

@@ -26,13 +26,16 @@ final class PlacedThreads {
     /** A thread placed on a worker, as the home sees it; once ended, it lets go of the thread. */
     private static final class Placed {
         Thread shell;
+        /** The class of what it runs, which {@link ShortThreads} judges by. */
+        final Class<?> task;
         final NodeInfo node;
         /** The node's answer to the start: until it came, the node may not know the thread yet. */
         final CompletableFuture<?> started;
         boolean ended;
 
-        Placed(Thread shell, NodeInfo node, CompletableFuture<?> started) {
+        Placed(Thread shell, Class<?> task, NodeInfo node, CompletableFuture<?> started) {
             this.shell = shell;
+            this.task = task;
             this.node = node;
             this.started = started;
         }
@@ -52,10 +55,16 @@ final class PlacedThreads {
     }
 
     @SuppressWarnings("deprecation") // getId: threadId() is Java 19+
-    synchronized void placed(Thread thread, NodeInfo node, CompletableFuture<?> started) {
-        Placed placed = new Placed(thread, node, started);
+    synchronized void placed(Thread thread, Class<?> task, NodeInfo node, CompletableFuture<?> started) {
+        Placed placed = new Placed(thread, task, node, started);
         placedByThread.put(thread, placed);
         placedById.put(thread.getId(), placed);
+    }
+
+    /** The class of what the placed thread with that id runs, while it has not ended; else null. */
+    synchronized Class<?> task(long id) {
+        Placed placed = placedById.get(id);
+        return placed == null ? null : placed.task;
     }
 
     /** Adds one to the load of each node for each placed thread that runs there. */

@@ -27,6 +27,8 @@ final class ThreadsPlacedHere {
     private final WorkerSpace space;
     private final Map<Long, Thread> running = new ConcurrentHashMap<>();
     private final ThreadLocal<PlacedHere> placedHere = new ThreadLocal<>();
+    /** How much CPU a placed thread used, for {@link ShortThreads} (waiting for other nodes is not computing). */
+    private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
     /** The local thread that runs each placed Thread subclass's copy here (an identity map: the copies hash by the hook). */
     private final Map<Thread, Thread> runningFor = Collections.synchronizedMap(new IdentityHashMap<>());
     private final ExecutorService starter = Executors.newSingleThreadExecutor(DaemonThreads.named("dist-thread-starter"));
@@ -100,17 +102,20 @@ final class ThreadsPlacedHere {
         runningFor.put(logical, Thread.currentThread());
         ApplicationThreads.placed(Thread.currentThread(), id);
         Throwable uncaught = null;
+        long began = CPU.getCurrentThreadCpuTime();
         try {
             task.run();
         } catch (Throwable e) {
             uncaught = e; // its handler runs at the home, where the logical thread lives
         }
+        long ranNanos = CPU.getCurrentThreadCpuTime() - began;
         Throwable thrown = uncaught;
         System.out.flush();
         System.err.flush();
         try {
             runtime.release(NodeMessageType.SPACE_THREAD_END_VALUE, w -> {
                 w.body().appendLong(id);
+                w.body().appendLong(ranNanos); // the home keeps threads of a task that computes briefly (ShortThreads)
                 w.body().appendBoolean(thrown != null);
                 if (thrown != null) {
                     UncaughtExceptions.write(thrown, w.body(), space.loader());
