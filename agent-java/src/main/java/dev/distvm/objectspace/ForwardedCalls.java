@@ -147,6 +147,24 @@ final class ForwardedCalls {
         throw new IllegalArgumentException("forwarded call: a value of type " + type.getName());
     }
 
+    /** What a forwarded call returned, or what it threw ({@code thrown} not null). */
+    record Outcome(Object result, Throwable thrown) {
+        /** The answer's part before its refresh: the exception, or the value as the method's return type says. */
+        void write(WireBuffer out, Method method, ClassLoader programLoader) {
+            out.appendBoolean(thrown != null);
+            if (thrown != null) {
+                UncaughtExceptions.write(thrown, out, programLoader);
+            } else {
+                writeValue(out, method.getReturnType(), result);
+            }
+        }
+
+        static Outcome read(ByteBuffer in, Method method, ClassLoader loader) {
+            return in.get() != 0 ? new Outcome(null, UncaughtExceptions.read(in, loader))
+                    : new Outcome(readValue(in, method.getReturnType()), null);
+        }
+    }
+
     /** Runs the call at the home; what it throws, checked or not, reaches the caller as the JDK's method would throw it. */
     private static Object call(Object copy, String key, Object... arguments) {
         try {

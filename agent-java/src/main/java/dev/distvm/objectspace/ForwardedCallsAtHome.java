@@ -59,15 +59,12 @@ final class ForwardedCallsAtHome {
         return CompletableFuture.supplyAsync(() -> answer(call, run(call, master, method, arguments), method), callers);
     }
 
-    /** What the call returned, or what it threw ({@link Outcome#thrown}). */
-    private record Outcome(Object result, Throwable thrown) {}
-
-    private Outcome run(Call call, Object master, Method method, Object[] arguments) {
+    private ForwardedCalls.Outcome run(Call call, Object master, Method method, Object[] arguments) {
         started(call);
         try {
-            return new Outcome(method.invoke(master, arguments), null);
+            return new ForwardedCalls.Outcome(method.invoke(master, arguments), null);
         } catch (InvocationTargetException e) {
-            return new Outcome(null, e.getCause());
+            return new ForwardedCalls.Outcome(null, e.getCause());
         } catch (IllegalAccessException e) {
             throw new IllegalStateException("forwarded call of " + method + ": " + e, e);
         } finally {
@@ -75,14 +72,9 @@ final class ForwardedCallsAtHome {
         }
     }
 
-    private WireBuffer answer(Call call, Outcome outcome, Method method) {
+    private WireBuffer answer(Call call, ForwardedCalls.Outcome outcome, Method method) {
         return space.write(call.node(), w -> {
-            w.body().appendBoolean(outcome.thrown() != null);
-            if (outcome.thrown() != null) {
-                UncaughtExceptions.write(outcome.thrown(), w.body(), space.loader());
-            } else {
-                ForwardedCalls.writeValue(w.body(), method.getReturnType(), outcome.result());
-            }
+            outcome.write(w.body(), method, space.loader());
             space.writeRefresh(call.node(), w);
         });
     }

@@ -106,29 +106,12 @@ final class HomeRuntime {
         if (node.getId() != endpoint.nodeId()) {
             try {
                 Object root = ThreadTasks.root(thread);
-                if (shortThreads.tooShort(root.getClass())) {
-                    throw new ShortThreads.TooShort();
+                if (!shortThreads.tooShort(root.getClass())) {
+                    startThere(thread, root.getClass(), node, startMessage(thread, root, node));
+                    return;
                 }
-                List<Class<?>> staticsUsed = statics.refuseUnsharable(root);
-                space.refuseUnsharable(root);
-                WireBuffer message = space.write(node.getId(), w -> {
-                    w.body().appendLong(thread.getId());
-                    w.body().appendString(thread.getName());
-                    w.body().appendBoolean(thread.isDaemon());
-                    w.body().appendInt(thread.getPriority());
-                    ThreadTasks.write(thread, root, w);
-                    // The statics its code uses, which it would fetch at once, one round trip each,
-                    // while the home's own threads compete with the answer for the home's CPU; the
-                    // ones the node holds already cost their id.
-                    w.body().appendInt(staticsUsed.size());
-                    staticsUsed.forEach(w::ref);
-                    // Everything that happened-before start() must be visible to the thread,
-                    // in the copies that node holds already too: the start is an acquire there.
-                    space.writeRefresh(node.getId(), w);
-                });
-                startThere(thread, root.getClass(), node, message);
-                return;
-            } catch (UnsharableException | ShortThreads.TooShort e) {
+                ThreadPlacement.record(thread.getName() + ": kept home: " + ShortThreads.KEPT_HOME);
+            } catch (UnsharableException e) {
                 ThreadPlacement.record(thread.getName() + ": kept home: " + e.getMessage());
             }
         } else {
@@ -137,6 +120,28 @@ final class HomeRuntime {
         placement.startedHere(thread);
         thread.start();
         ApplicationThreads.started(thread);
+    }
+
+    /** The start of {@code thread} on {@code node}: what it runs and all it may see (throws {@link UnsharableException}). */
+    @SuppressWarnings("deprecation") // getId: threadId() is Java 19+
+    private WireBuffer startMessage(Thread thread, Object root, NodeInfo node) {
+        List<Class<?>> staticsUsed = statics.refuseUnsharable(root);
+        space.refuseUnsharable(root);
+        return space.write(node.getId(), w -> {
+            w.body().appendLong(thread.getId());
+            w.body().appendString(thread.getName());
+            w.body().appendBoolean(thread.isDaemon());
+            w.body().appendInt(thread.getPriority());
+            ThreadTasks.write(thread, root, w);
+            // The statics its code uses, which it would fetch at once, one round trip each,
+            // while the home's own threads compete with the answer for the home's CPU; the
+            // ones the node holds already cost their id.
+            w.body().appendInt(staticsUsed.size());
+            staticsUsed.forEach(w::ref);
+            // Everything that happened-before start() must be visible to the thread,
+            // in the copies that node holds already too: the start is an acquire there.
+            space.writeRefresh(node.getId(), w);
+        });
     }
 
     /**
@@ -197,11 +202,7 @@ final class HomeRuntime {
         long ranNanos = in.getLong();
         Throwable uncaught = in.get() != 0 ? UncaughtExceptions.read(in, space.loader()) : null;
         space.applyRelease(message.sender(), reader);
-        Class<?> task = placed.task(id);
-        if (task != null) {
-            shortThreads.ran(task, ranNanos);
-        }
-        placed.threadEnded(id, uncaught);
+        shortThreads.ran(placed.threadEnded(id, uncaught), ranNanos);
     }
 
     // ---- object space -----------------------------------------------------------------------

@@ -61,12 +61,6 @@ final class PlacedThreads {
         placedById.put(thread.getId(), placed);
     }
 
-    /** The class of what the placed thread with that id runs, while it has not ended; else null. */
-    synchronized Class<?> task(long id) {
-        Placed placed = placedById.get(id);
-        return placed == null ? null : placed.task;
-    }
-
     /** Adds one to the load of each node for each placed thread that runs there. */
     synchronized void addLoad(Map<Integer, Integer> load) {
         for (Placed placed : placedById.values()) {
@@ -149,16 +143,17 @@ final class PlacedThreads {
      * The thread's handler (its own, else its group's, which calls the default one or prints the
      * stack trace) runs here, where the logical thread is, before a join of the thread returns, as
      * on one JVM. It is the program's code and may block, which the caller (the transport's reader
-     * thread) must not: it runs on a thread of its own, named as the logical thread.
+     * thread) must not: it runs on a thread of its own, named as the logical thread. Returns the
+     * class of what the thread ran.
      */
-    void threadEnded(long id, Throwable uncaught) {
+    Class<?> threadEnded(long id, Throwable uncaught) {
         Placed placed;
         synchronized (this) {
             placed = placedById.get(id);
         }
         if (uncaught == null) {
             ended(placed, id);
-            return;
+            return placed.task;
         }
         Thread shell = placed.shell;
         Thread handler = new Thread(() -> {
@@ -171,6 +166,7 @@ final class PlacedThreads {
             }
         }, shell.getName());
         handler.start();
+        return placed.task;
     }
 
     /** The logical thread ended: joins return, and nothing here keeps its Thread any more. */

@@ -16,16 +16,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * what they did; a task whose threads compute for longer is placed as before.
  */
 final class ShortThreads {
-    /** Why a thread stays home, for the run report; no stack trace (a placement decision, not a failure). */
-    static final class TooShort extends Exception {
-        TooShort() {
-            super("its task's placed threads computed for less than " + SHORT_NANOS / 1_000_000
-                    + " ms each, less than placing one costs", null, false, false);
-        }
-    }
-
     /** A thread that computes for less than this costs more to place than it computes. */
     static final long SHORT_NANOS = 2_000_000;
+    /** Why a thread of such a task stays home, for the run report. */
+    static final String KEPT_HOME = "its task's placed threads computed for less than " + SHORT_NANOS / 1_000_000
+            + " ms each, less than placing one costs";
     /** How many placed threads of a task must have ended before the rule judges it. */
     static final int JUDGED_AFTER = 4;
 

@@ -11,8 +11,8 @@ import java.util.Set;
 /**
  * An exception that ended a placed thread, written on its worker and rebuilt at the home, where
  * the logical thread lives and its uncaught-exception handler (its own, its group's, the default
- * one) runs as on one JVM. Exceptions are JDK objects, which the object space does not share, so
- * what travels is what handlers and stack traces read: the class, the message, the stack trace,
+ * one) runs as on one JVM. Exceptions travel by value (also in shared data, {@link Throwables}),
+ * so what travels is what handlers and stack traces read: the class, the message, the stack trace,
  * the cause and the suppressed exceptions. The rebuilt exception is of the same class, allocated
  * without a constructor and given the state of a fresh {@code Throwable} (the agent opens
  * {@code java.lang} to dist); fields that an application exception class adds keep their default

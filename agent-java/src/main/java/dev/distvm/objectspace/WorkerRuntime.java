@@ -7,8 +7,13 @@ import dev.distvm.node.proto.NodeMessageType;
 import dev.distvm.report.NodeCounters;
 import dev.distvm.transport.Endpoint;
 import dev.distvm.transport.WireBuffer;
+import dev.distvm.transport.Inbound;
+import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -41,6 +46,8 @@ final class WorkerRuntime {
     private static final int READS_PER_CLOCK_LOOK = 16;
     /** Per thread, its volatile reads until its next look at the clock (a thread's own counter: no cache line shared). */
     private final ThreadLocal<int[]> readsUntilClockLook = ThreadLocal.withInitial(() -> new int[1]);
+    /** Numbers this node's forwarded calls, so that an interrupt names the one it is for. */
+    private final AtomicLong forwardedCalls = new AtomicLong();
 
     WorkerRuntime(Endpoint endpoint, Supplier<String> home, Senders fromHome, ClassLoader loader) {
         this.endpoint = endpoint;
@@ -248,9 +255,6 @@ final class WorkerRuntime {
         space.receive(reply, (reader, acknowledged) -> null);
     }
 
-    /** Numbers this node's forwarded calls, so that an interrupt names the one it is for. */
-    private final java.util.concurrent.atomic.AtomicLong forwardedCalls = new java.util.concurrent.atomic.AtomicLong();
-
     /**
      * Runs {@code method} on the home's instance of a synchronizer this node holds a copy of
      * ({@link ForwardedCalls}) and returns what it returned, or throws what it threw. The node's
@@ -260,7 +264,7 @@ final class WorkerRuntime {
      * on one JVM. An interrupt while the call runs is passed on to the home's thread that runs it;
      * if the call ends otherwise, the interrupt stays pending here, as the JDK's would.
      */
-    Object forwardedCall(Object copy, java.lang.reflect.Method method, Object[] arguments) throws Throwable {
+    Object forwardedCall(Object copy, Method method, Object[] arguments) throws Throwable {
         release();
         long asked = space.volatiles.asking();
         long call = forwardedCalls.incrementAndGet();
@@ -269,10 +273,10 @@ final class WorkerRuntime {
         request.ref(copy);
         request.body().appendString(ForwardedCalls.key(method));
         ForwardedCalls.writeArguments(request.body(), method, arguments);
-        java.util.concurrent.CompletableFuture<dev.distvm.transport.Inbound> answer =
+        CompletableFuture<Inbound> answer =
                 coherently(() -> toHome.request(NodeMessageType.SPACE_FORWARDED_CALL_VALUE, request.finish()));
         boolean passedOn = false;
-        dev.distvm.transport.Inbound reply = null;
+        Inbound reply = null;
         while (reply == null) {
             try {
                 reply = answer.get();
@@ -281,33 +285,27 @@ final class WorkerRuntime {
                     passedOn = true;
                     coherently(() -> toHome.send(NodeMessageType.SPACE_FORWARDED_CALL_VALUE, SpaceMessages.ofLong(call)));
                 }
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 coherently(() -> {
                     throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
                 });
             }
         }
         ByteBuffer body = SpaceMessages.body(reply);
-        Throwable[] thrown = new Throwable[1];
-        Object result = coherently(() -> space.receive(body, (reader, acknowledged) -> {
-            Object value = null;
-            if (reader.body().get() != 0) {
-                thrown[0] = UncaughtExceptions.read(reader.body(), space.loader());
-            } else {
-                value = ForwardedCalls.readValue(reader.body(), method.getReturnType());
-            }
+        ForwardedCalls.Outcome outcome = coherently(() -> space.receive(body, (reader, acknowledged) -> {
+            ForwardedCalls.Outcome read = ForwardedCalls.Outcome.read(reader.body(), method, space.loader());
             if (space.applyChanges(reader, acknowledged)) {
                 space.volatiles.refreshed(asked);
             }
-            return value;
+            return read;
         }));
-        if (passedOn && !(thrown[0] instanceof InterruptedException)) {
+        if (passedOn && !(outcome.thrown() instanceof InterruptedException)) {
             Thread.currentThread().interrupt(); // the call ended otherwise: the interrupt stays pending
         }
-        if (thrown[0] != null) {
-            throw thrown[0];
+        if (outcome.thrown() != null) {
+            throw outcome.thrown();
         }
-        return result;
+        return outcome.result();
     }
 
     void coherently(Runnable operation) {
