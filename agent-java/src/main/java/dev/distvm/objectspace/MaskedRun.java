@@ -17,28 +17,67 @@ final class MaskedRun {
     final int length;
     final long[] mask;
     final Object values;
+    /**
+     * The window offset of each value, in order; null when every element of the window changed. A
+     * red/black or strided window has a run per element, so the elements are moved one by one
+     * through these, not as runs: finding a run's end costs more than moving its element.
+     */
+    private final int[] positions;
 
     MaskedRun(int length, long[] mask, Object values) {
         this.length = length;
         this.mask = mask;
         this.values = values;
+        this.positions = positions(mask, java.lang.reflect.Array.getLength(values), length);
     }
 
     /** The changes of [from, from + length) of {@code current} against {@code agreed}, or null when none. */
     static MaskedRun diff(Object current, Object agreed, int from, int length) {
         long[] mask = new long[(length + 63) >>> 6];
-        int count = Elements.of(current).differences(current, agreed, from, length, mask);
+        Elements elements = Elements.of(current);
+        int count = elements.differences(current, agreed, from, length, mask);
         if (count == 0) {
             return null;
         }
         Object values = java.lang.reflect.Array.newInstance(current.getClass().getComponentType(), count);
-        forEachRun(mask, length, (start, end, value) -> System.arraycopy(current, from + start, values, value, end - start));
-        return new MaskedRun(length, mask, values);
+        int[] positions = positions(mask, count, length);
+        if (positions == null) {
+            System.arraycopy(current, from, values, 0, count);
+        } else {
+            elements.gather(current, from, positions, values);
+        }
+        return new MaskedRun(length, mask, values, positions);
     }
 
-    /** Writes the changed elements into {@code target} at {@code from}: a copy per run of changed elements. */
+    private MaskedRun(int length, long[] mask, Object values, int[] positions) {
+        this.length = length;
+        this.mask = mask;
+        this.values = values;
+        this.positions = positions;
+    }
+
+    /** The offsets of the set bits of {@code mask}, of which there are {@code count}; null when all {@code length} are set. */
+    private static int[] positions(long[] mask, int count, int length) {
+        if (count == length) {
+            return null;
+        }
+        int[] positions = new int[count];
+        int next = 0;
+        for (int word = 0; word < mask.length; word++) {
+            for (long bits = mask[word]; bits != 0; bits &= bits - 1) {
+                positions[next++] = (word << 6) + Long.numberOfTrailingZeros(bits);
+            }
+        }
+        return positions;
+    }
+
+    /** Writes the changed elements into {@code target} at {@code from}. */
     void applyTo(Object target, int from) {
-        forEachRun(mask, length, (start, end, value) -> System.arraycopy(values, value, target, from + start, end - start));
+        if (positions == null) {
+            System.arraycopy(values, 0, target, from, length);
+        } else {
+            Elements.of(target).scatter(values, positions, target, from);
+        }
     }
 
     /**
@@ -51,11 +90,18 @@ final class MaskedRun {
             return;
         }
         Slots slots = Slots.of(copy);
-        int next = 0;
-        for (int i = nextSet(mask, 0); i >= 0; i = nextSet(mask, i + 1)) {
-            slots.compareAndSet(copy, from + i, java.lang.reflect.Array.get(agreed, from + i),
-                    java.lang.reflect.Array.get(values, next++));
+        for (int k = 0; k < count(); k++) {
+            int at = from + position(k);
+            slots.compareAndSet(copy, at, java.lang.reflect.Array.get(agreed, at), java.lang.reflect.Array.get(values, k));
         }
+    }
+
+    private int count() {
+        return positions == null ? length : positions.length;
+    }
+
+    private int position(int k) {
+        return positions == null ? k : positions[k];
     }
 
     /**
@@ -63,42 +109,39 @@ final class MaskedRun {
      * itself when there are none, null when nothing is left.
      */
     MaskedRun notStampedAfter(long[] stamps, int from, long acknowledged) {
-        long[][] keptHolder = {null};
-        forEachRun(mask, length, (start, end, value) -> {
-            for (int i = start; i < end; i++) {
-                if (stamps[from + i] > acknowledged) {
-                    if (keptHolder[0] == null) {
-                        keptHolder[0] = mask.clone();
-                    }
-                    keptHolder[0][i >>> 6] &= ~(1L << i);
-                }
-            }
-        });
-        long[] kept = keptHolder[0];
-        if (kept == null) {
+        int count = count();
+        int kept = 0;
+        for (int k = 0; k < count; k++) {
+            kept += stamps[from + position(k)] > acknowledged ? 0 : 1;
+        }
+        if (kept == count) {
             return this;
         }
-        int count = 0;
-        for (long word : kept) {
-            count += Long.bitCount(word);
-        }
-        if (count == 0) {
+        if (kept == 0) {
             return null;
         }
-        Object keptValues = java.lang.reflect.Array.newInstance(values.getClass().getComponentType(), count);
-        int next = 0;
+        long[] keptMask = new long[mask.length];
+        Object keptValues = java.lang.reflect.Array.newInstance(values.getClass().getComponentType(), kept);
         int taken = 0;
-        for (int i = nextSet(mask, 0); i >= 0; i = nextSet(mask, i + 1), next++) {
-            if ((kept[i >>> 6] & (1L << i)) != 0) {
-                System.arraycopy(values, next, keptValues, taken++, 1);
+        for (int k = 0; k < count; k++) {
+            int at = position(k);
+            if (stamps[from + at] <= acknowledged) {
+                keptMask[at >>> 6] |= 1L << at;
+                System.arraycopy(values, k, keptValues, taken++, 1);
             }
         }
-        return new MaskedRun(length, kept, keptValues);
+        return new MaskedRun(length, keptMask, keptValues);
     }
 
     /** Records {@code release} as the latest release to have carried each element of this run. */
     void stamp(long[] stamps, int from, long release) {
-        forEachRun(mask, length, (start, end, value) -> java.util.Arrays.fill(stamps, from + start, from + end, release));
+        if (positions == null) {
+            java.util.Arrays.fill(stamps, from, from + length, release);
+            return;
+        }
+        for (int at : positions) {
+            stamps[from + at] = release;
+        }
     }
 
     void write(WireBuffer out) {
@@ -130,54 +173,33 @@ final class MaskedRun {
         return new MaskedRun(length, mask, values);
     }
 
-    private interface Run {
-        /** Elements [start, end) of the window changed; the first of their values is at {@code value}. */
-        void accept(int start, int end, int value);
-    }
-
-    /** Calls {@code run} with each [start, end) of consecutive set bits of {@code mask}, in order. */
-    private static void forEachRun(long[] mask, int length, Run run) {
-        int value = 0;
-        for (int start = nextSet(mask, 0); start >= 0; ) {
-            int end = next(mask, start + 1, false);
-            end = end < 0 ? length : Math.min(end, length);
-            run.accept(start, end, value);
-            value += end - start;
-            start = end < length ? nextSet(mask, end + 1) : -1;
-        }
-    }
-
-    private static int nextSet(long[] mask, int from) {
-        return next(mask, from, true);
-    }
-
-    /** The first bit at or after {@code from} that is set (or clear), or -1 when the mask has none. */
-    private static int next(long[] mask, int from, boolean set) {
-        long flip = set ? 0 : -1L;
-        int word = from >>> 6;
-        if (word >= mask.length) {
-            return -1;
-        }
-        long bits = (mask[word] ^ flip) & (-1L << from);
-        while (true) {
-            if (bits != 0) {
-                return (word << 6) + Long.numberOfTrailingZeros(bits);
-            }
-            if (++word == mask.length) {
-                return -1;
-            }
-            bits = mask[word] ^ flip;
-        }
-    }
-
     /**
-     * Finds the elements of a window that differ: one loop per common element type, so that the
-     * compare is not a call per element; the other types hop from difference to difference with
-     * the vectorized mismatch (floating-point elements compare by their bits).
+     * Finds the elements of a window that differ and moves them: one loop per common element type,
+     * so that neither is a call per element; the other types hop from difference to difference
+     * with the vectorized mismatch (floating-point elements compare by their bits) and move an
+     * element per copy.
      */
     private static class Elements {
         private static final Elements ANY = new Elements();
         private static final Elements INTS = new Elements() {
+            @Override
+            void gather(Object source, int from, int[] positions, Object values) {
+                int[] s = (int[]) source;
+                int[] v = (int[]) values;
+                for (int k = 0; k < v.length; k++) {
+                    v[k] = s[from + positions[k]];
+                }
+            }
+
+            @Override
+            void scatter(Object values, int[] positions, Object target, int from) {
+                int[] v = (int[]) values;
+                int[] t = (int[]) target;
+                for (int k = 0; k < v.length; k++) {
+                    t[from + positions[k]] = v[k];
+                }
+            }
+
             @Override
             int differences(Object current, Object agreed, int from, int length, long[] mask) {
                 int[] c = (int[]) current;
@@ -193,6 +215,24 @@ final class MaskedRun {
         };
         private static final Elements LONGS = new Elements() {
             @Override
+            void gather(Object source, int from, int[] positions, Object values) {
+                long[] s = (long[]) source;
+                long[] v = (long[]) values;
+                for (int k = 0; k < v.length; k++) {
+                    v[k] = s[from + positions[k]];
+                }
+            }
+
+            @Override
+            void scatter(Object values, int[] positions, Object target, int from) {
+                long[] v = (long[]) values;
+                long[] t = (long[]) target;
+                for (int k = 0; k < v.length; k++) {
+                    t[from + positions[k]] = v[k];
+                }
+            }
+
+            @Override
             int differences(Object current, Object agreed, int from, int length, long[] mask) {
                 long[] c = (long[]) current;
                 long[] a = (long[]) agreed;
@@ -207,6 +247,24 @@ final class MaskedRun {
         };
         private static final Elements DOUBLES = new Elements() {
             @Override
+            void gather(Object source, int from, int[] positions, Object values) {
+                double[] s = (double[]) source;
+                double[] v = (double[]) values;
+                for (int k = 0; k < v.length; k++) {
+                    v[k] = s[from + positions[k]];
+                }
+            }
+
+            @Override
+            void scatter(Object values, int[] positions, Object target, int from) {
+                double[] v = (double[]) values;
+                double[] t = (double[]) target;
+                for (int k = 0; k < v.length; k++) {
+                    t[from + positions[k]] = v[k];
+                }
+            }
+
+            @Override
             int differences(Object current, Object agreed, int from, int length, long[] mask) {
                 double[] c = (double[]) current;
                 double[] a = (double[]) agreed;
@@ -220,6 +278,24 @@ final class MaskedRun {
             }
         };
         private static final Elements BYTES = new Elements() {
+            @Override
+            void gather(Object source, int from, int[] positions, Object values) {
+                byte[] s = (byte[]) source;
+                byte[] v = (byte[]) values;
+                for (int k = 0; k < v.length; k++) {
+                    v[k] = s[from + positions[k]];
+                }
+            }
+
+            @Override
+            void scatter(Object values, int[] positions, Object target, int from) {
+                byte[] v = (byte[]) values;
+                byte[] t = (byte[]) target;
+                for (int k = 0; k < v.length; k++) {
+                    t[from + positions[k]] = v[k];
+                }
+            }
+
             @Override
             int differences(Object current, Object agreed, int from, int length, long[] mask) {
                 byte[] c = (byte[]) current;
@@ -237,6 +313,20 @@ final class MaskedRun {
         static Elements of(Object array) {
             return array instanceof int[] ? INTS : array instanceof double[] ? DOUBLES
                     : array instanceof long[] ? LONGS : array instanceof byte[] ? BYTES : ANY;
+        }
+
+        /** Copies the elements of {@code source} at {@code from} plus each position into {@code values}, in order. */
+        void gather(Object source, int from, int[] positions, Object values) {
+            for (int k = 0; k < positions.length; k++) {
+                System.arraycopy(source, from + positions[k], values, k, 1);
+            }
+        }
+
+        /** Copies each of {@code values} into {@code target} at {@code from} plus its position. */
+        void scatter(Object values, int[] positions, Object target, int from) {
+            for (int k = 0; k < positions.length; k++) {
+                System.arraycopy(values, k, target, from + positions[k], 1);
+            }
         }
 
         private static int mark(long[] mask, int i) {
