@@ -86,18 +86,37 @@ class StartupArchiveIT {
 
     @Test
     void aProgramThatRecordsWithJfrRunsWithoutTheArchive() throws Exception {
-        // The archive of this build, as `./dist run` writes it outside tests: with it, JDK 17 crashed
-        // at start when the program's options started a flight recording.
-        try (Jvm writer = Jvm.start(Map.of(), List.of("-jar", Jvm.DIST_JAR.toString(), "archive"))) {
-            assertEquals(0, writer.awaitExit(Duration.ofSeconds(300)), writer.output());
-        }
-        assertEquals(2, StartupArchive.jvmOptions(Jvm.DIST_JAR).size(), "the build's archive is not taken");
+        writeTheBuildsArchive();
         Path recording = temp.resolve("run.jfr");
         List<String> program = new ArrayList<>(List.of("-XX:StartFlightRecording=filename=" + recording,
                 "-Xlog:jfr+startup=off", "-cp", SAMPLES.toString()));
         program.addAll(PI); // an application class: the crash came with the first class dist rewrote
         assertEquals(Jvm.plainStdout(SAMPLES.toString(), PI), runByTheDistScript(Map.of(), program.toArray(String[]::new)));
         assertTrue(Files.size(recording) > 0, "an empty recording at " + recording);
+    }
+
+    @Test
+    void aRecordingAskedForInJavaToolOptionsRunsWithoutTheArchive() throws Exception {
+        writeTheBuildsArchive();
+        Path recording = temp.resolve("tool-options.jfr");
+        List<String> program = new ArrayList<>(List.of("-cp", SAMPLES.toString()));
+        program.addAll(PI);
+        // Before the script looked at JAVA_TOOL_OPTIONS too, this run ended with status 139 and no output.
+        Map<String, String> environment = Map.of("JAVA_TOOL_OPTIONS",
+                "-XX:StartFlightRecording=filename=" + recording + " -Xlog:jfr+startup=off");
+        assertEquals(Jvm.plainStdout(SAMPLES.toString(), PI), runByTheDistScript(environment, program.toArray(String[]::new)));
+        assertTrue(Files.size(recording) > 0, "an empty recording at " + recording);
+    }
+
+    /** The archive of this build, as `./dist run` writes it outside tests: with it, JDK 17 crashed at start when a flight recording started. */
+    private static void writeTheBuildsArchive() throws Exception {
+        if (!StartupArchive.jvmOptions(Jvm.DIST_JAR).isEmpty()) {
+            return;
+        }
+        try (Jvm writer = Jvm.start(Map.of(), List.of("-jar", Jvm.DIST_JAR.toString(), "archive"))) {
+            assertEquals(0, writer.awaitExit(Duration.ofSeconds(300)), writer.output());
+        }
+        assertEquals(2, StartupArchive.jvmOptions(Jvm.DIST_JAR).size(), "the build's archive is not taken");
     }
 
     private static List<String> runByTheDistScript(Map<String, String> environment, String... program)
