@@ -1318,4 +1318,93 @@ final class Cases {
             throw new IllegalStateException("task " + task + " failed", e);
         }
     }
+
+    /** An application object a program copies with {@code Object.clone()}, which copies dist's fields too. */
+    static final class Cell implements Cloneable {
+        int value;
+
+        Cell(int value) {
+            this.value = value;
+        }
+
+        Cell copy() {
+            try {
+                return (Cell) super.clone();
+            } catch (CloneNotSupportedException e) {
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    /**
+     * A clone of a shared object is a new, unshared object with its original's values: its writes
+     * are its own, its monitor is its own (threads holding their own clones' monitors all get in at
+     * once), and, published, it arrives elsewhere as itself, not as its original; the same for a
+     * clone the home makes of a master. {@code clone} copies the field in which dist keeps a shared
+     * object's bookkeeping, so anything that took that field for the object's identity would fail here.
+     */
+    static String clonesOfSharedObjects() throws InterruptedException {
+        Cell origin = new Cell(7);
+        Cell[] clones = new Cell[THREADS];
+        Object counting = new Object();
+        int[] arrived = new int[1];
+        String[] failures = new String[THREADS];
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(() -> {
+                Cell clone = origin.copy();
+                clone.value = 100 + mine;
+                synchronized (clone) {
+                    clone.value++;
+                    synchronized (counting) {
+                        arrived[0]++;
+                    }
+                    // Every thread holds its own clone's monitor here until all have arrived.
+                    long deadline = System.nanoTime() + 20_000_000_000L;
+                    while (true) {
+                        synchronized (counting) {
+                            if (arrived[0] == THREADS) {
+                                break;
+                            }
+                        }
+                        if (System.nanoTime() > deadline) {
+                            failures[mine] = "thread " + mine + " waited 20 s for the others to hold their own clones' monitors";
+                            break;
+                        }
+                        Thread.onSpinWait();
+                    }
+                }
+                clones[mine] = clone;
+            }, "cloner-" + i);
+            threads[i].start();
+        }
+        String failure = joinAndFirstFailure(threads, failures);
+        if (failure != null) {
+            return failure;
+        }
+        for (int i = 0; i < THREADS; i++) {
+            if (clones[i] == origin || clones[i].value != 101 + i) {
+                return "clone " + i + " arrived as " + (clones[i] == origin ? "its original" : "value " + clones[i].value);
+            }
+        }
+        if (origin.value != 7) {
+            return "a clone's writes reached its original: " + origin.value;
+        }
+        Cell homeClone = origin.copy();
+        homeClone.value = 55;
+        Cell[] seenClones = {homeClone};
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(() -> {
+                Cell seen = seenClones[0];
+                if (seen == origin || seen.value != 55 || origin.value != 7 || clones[mine].value != 101 + mine) {
+                    failures[mine] = "thread " + mine + " saw the home's clone " + (seen == origin ? "as its original" : "with " + seen.value)
+                            + ", the original with " + origin.value + ", its clone with " + clones[mine].value;
+                }
+            }, "clone-reader-" + i);
+            threads[i].start();
+        }
+        return joinAndFirstFailure(threads, failures);
+    }
 }

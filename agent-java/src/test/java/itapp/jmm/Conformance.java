@@ -51,6 +51,7 @@ public final class Conformance {
         check("threads-asking-about-themselves", Cases.threadsAskingAboutThemselves());
         check("latches-and-barriers", Cases.latchesAndBarriers());
         check("exceptions-stored-by-threads", Cases.exceptionsStoredByThreads());
+        check("clones-of-shared-objects", Cases.clonesOfSharedObjects());
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
 

@@ -168,7 +168,15 @@ final class WorkerSpace implements Holders {
         if (!InjectedState.hasMeta(holder)) {
             return idOf(holder) != 0;
         }
-        return InjectedState.metaIfInjected(holder) instanceof Copy;
+        return copyByMeta(holder) != null;
+    }
+
+    /**
+     * The copy record in an application object's meta, if it is this object's: {@code clone()}
+     * copies the meta into the clone, a local object until something shared reaches it.
+     */
+    private static Copy copyByMeta(Object holder) {
+        return InjectedState.metaIfInjected(holder) instanceof Copy copy && copy.get() == holder ? copy : null;
     }
 
     @Override
@@ -370,8 +378,11 @@ final class WorkerSpace implements Holders {
             }
             return;
         }
-        if (InjectedState.meta(holder) instanceof Copy copy) {
-            tracking.written(copy, holder);
+        if (InjectedState.hasMeta(holder)) {
+            Copy copy = copyByMeta(holder);
+            if (copy != null) {
+                tracking.written(copy, holder);
+            }
             return;
         }
         Copy copy;
