@@ -159,7 +159,11 @@ public final class Hooks {
      * constants the class file format does not let dist set.
      */
     public static boolean runClassInitializer(Class<?> owner) {
-        if (worker == null || owner.isEnum() || owner.isInterface()) {
+        if (worker == null || owner.isInterface()) {
+            return true;
+        }
+        if (owner.isEnum()) {
+            refuseStatefulEnumOnWorker(owner);
             return true;
         }
         InjectedState.setClass(owner, InjectedState.NOT_FETCHED);
@@ -356,6 +360,18 @@ public final class Hooks {
             threads[count++] = placed;
         }
         return count;
+    }
+
+    /**
+     * An enum whose constants hold state, initialized on a worker: its constants there would be
+     * this node's own (the placement keeps home the threads whose code it sees reach one).
+     */
+    private static void refuseStatefulEnumOnWorker(Class<?> owner) {
+        WorkerRuntime w = worker;
+        StatefulEnums.state(owner).ifPresent(state -> w.stop(Exits.CANNOT_RUN_COHERENTLY, "thread "
+                + Thread.currentThread().getName() + " on a worker uses enum " + owner.getName() + ", whose constants"
+                + " are made on every node; their field " + state.getName() + " is state that would differ between"
+                + " nodes (run the program with --nodes 1, or keep that state outside the enum)"));
     }
 
     private static void refuseCountOnWorker(String operation) {

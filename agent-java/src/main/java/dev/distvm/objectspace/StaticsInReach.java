@@ -74,10 +74,18 @@ final class StaticsInReach {
             throw new UnsharableException(reached.lockedValues().get(0), "the thread's code locks one, and each node has"
                     + " its own (it travels by value), so the lock would not exclude threads of other nodes");
         }
+        for (Class<?> owner : reached.owners()) {
+            if (StatefulEnums.isApplicationEnum(owner)) {
+                StatefulEnums.state(owner).ifPresent(state -> {
+                    throw StatefulEnums.refusal(state);
+                });
+            }
+        }
         for (Field field : reached.statics()) {
             Class<?> owner = field.getDeclaringClass();
             if (isInitialized(owner)) {
                 Object value = valueOf(field);
+                StatefulEnums.refuse(value);
                 if (value != null && !WireWriter.travelsByValue(value) && !Lambdas.isLambda(value) && !WireWriter.isHolder(value)) {
                     throw refusal(value.getClass(), field);
                 }

@@ -191,7 +191,9 @@ final class WireWriter {
             out.appendByte((byte) CLASS);
             out.appendString(v.getName());
         } else if (value instanceof Enum<?> v && !Slots.isJdk(v.getDeclaringClass())) {
-            // Enum constants exist on every node (their initializer runs everywhere): by name.
+            // Enum constants exist on every node (their initializer runs everywhere): by name; so
+            // each node has its own state of a constant that holds any.
+            StatefulEnums.refuse(v);
             out.appendByte((byte) ENUM);
             out.appendString(v.getDeclaringClass().getName());
             out.appendString(v.name());

@@ -81,12 +81,12 @@ final class FieldAccessRewriter extends HelperHost {
     public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
         MethodVisitor next = super.visitMethod(access, name, descriptor, signature, exceptions);
         if (!name.equals("<init>")) {
-            return new AccessRewritingMethod(next, name.equals("<clinit>"), new BitSet());
+            return new AccessRewritingMethod(next, name.equals("<clinit>"), false, new BitSet());
         }
         return new MethodNode(Opcodes.ASM9, access, name, descriptor, signature, exceptions) {
             @Override
             public void visitEnd() {
-                accept(new AccessRewritingMethod(next, false, UninitializedThisWrites.find(className, this)));
+                accept(new AccessRewritingMethod(next, false, isEnum, UninitializedThisWrites.find(className, this)));
             }
         };
     }
@@ -101,12 +101,15 @@ final class FieldAccessRewriter extends HelperHost {
 
     private final class AccessRewritingMethod extends MethodVisitor {
         private final boolean isClassInitializer;
+        private final boolean isEnumConstructor;
         private final BitSet uninitializedThisWrites;
         private int fieldInstruction;
 
-        AccessRewritingMethod(MethodVisitor next, boolean isClassInitializer, BitSet uninitializedThisWrites) {
+        AccessRewritingMethod(MethodVisitor next, boolean isClassInitializer, boolean isEnumConstructor,
+                BitSet uninitializedThisWrites) {
             super(Opcodes.ASM9, next);
             this.isClassInitializer = isClassInitializer;
+            this.isEnumConstructor = isEnumConstructor;
             this.uninitializedThisWrites = uninitializedThisWrites;
         }
 
@@ -120,6 +123,7 @@ final class FieldAccessRewriter extends HelperHost {
             boolean isStatic = opcode == Opcodes.GETSTATIC || opcode == Opcodes.PUTSTATIC;
             Kind directBecause = isStatic && isClassInitializer && owner.equals(className) ? Kind.DIRECT_OWN_CLASS_INITIALIZER
                     : writesUninitializedThis ? Kind.DIRECT_UNINITIALIZED_THIS
+                    : isEnumConstructor && opcode == Opcodes.PUTFIELD && owner.equals(className) ? Kind.DIRECT_ENUM_CONSTRUCTOR
                     : cannotHoldHelpers() ? Kind.DIRECT_OLD_INTERFACE
                     : isPlainInstanceRead(opcode, owner, name, descriptor) ? Kind.DIRECT_INSTANCE_READ
                     : null;

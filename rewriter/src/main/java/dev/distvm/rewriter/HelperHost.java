@@ -12,6 +12,8 @@ import org.objectweb.asm.Opcodes;
 abstract class HelperHost extends ClassVisitor {
     protected String className;
     protected boolean isInterface;
+    /** An enum or an enum constant's body: its constants are made on every node, never shared. */
+    protected boolean isEnum;
     protected int majorVersion;
 
     protected HelperHost(ClassVisitor next) {
@@ -22,6 +24,7 @@ abstract class HelperHost extends ClassVisitor {
     public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
         className = name;
         isInterface = (access & Opcodes.ACC_INTERFACE) != 0;
+        isEnum = (access & Opcodes.ACC_ENUM) != 0;
         majorVersion = version & 0xFFFF;
         super.visit(version, access, name, signature, superName, interfaces);
     }

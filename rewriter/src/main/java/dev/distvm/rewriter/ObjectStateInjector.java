@@ -28,6 +28,7 @@ final class ObjectStateInjector extends ClassVisitor {
     private boolean isInterface;
     private boolean isRoot;
     /** Whether the superclasses leave {@code hashCode} to {@code Object}'s, the identity hash of this node's instance. */
+    private boolean isEnum;
     private boolean inheritsObjectsHashCode;
     private boolean declaresHashCode;
 
@@ -41,6 +42,7 @@ final class ObjectStateInjector extends ClassVisitor {
     @Override
     public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
         isInterface = (access & Opcodes.ACC_INTERFACE) != 0;
+        isEnum = (access & Opcodes.ACC_ENUM) != 0;
         isRoot = !isInterface && !isApplicationClass.test(superName);
         inheritsObjectsHashCode = "java/lang/Object".equals(superName) || isRoot && jdkClassKeepsObjectsHashCode(superName);
         super.visit(version, access, name, signature, superName, interfaces);
@@ -49,9 +51,11 @@ final class ObjectStateInjector extends ClassVisitor {
     @Override
     public FieldVisitor visitField(int access, String name, String descriptor, String signature, Object value) {
         // Interface fields must stay final (JVMS 4.5); constants are inlined by compilers and fixed by
-        // the JVM at preparation, so setting them would change nothing anyway.
+        // the JVM at preparation, so setting them would change nothing anyway. An enum's (and a
+        // constant body's) stay final too: its constants are made on every node, never copies, and
+        // the runtime tells stateless enums by their final fields.
         boolean isConstant = (access & Opcodes.ACC_STATIC) != 0 && value != null;
-        if (!isInterface && !isConstant && (access & Opcodes.ACC_FINAL) != 0) {
+        if (!isInterface && !isEnum && !isConstant && (access & Opcodes.ACC_FINAL) != 0) {
             access &= ~Opcodes.ACC_FINAL;
             counts.add(Kind.FINAL_REMOVED);
         }

@@ -61,6 +61,11 @@ public final class RewriteCounts {
         CLASS_INITIALIZER_ADDED(true),
         /** A constructor's write to a field of {@code uninitializedThis}, which no method may receive. */
         DIRECT_UNINITIALIZED_THIS(false),
+        /**
+         * An enum constructor's write to its own constant's field, which stays final: enum constants
+         * are made on every node and never shared, so the write needs no tracking.
+         */
+        DIRECT_ENUM_CONSTRUCTOR(false),
         /** A class initializer's access to its own class's static fields. */
         DIRECT_OWN_CLASS_INITIALIZER(false),
         /** An access in an interface older than Java 8, which cannot hold a static helper. */

@@ -229,7 +229,13 @@ class ObjectSpaceRewriterTest {
         }
 
         public enum Color {
-            RED, GREEN, BLUE;
+            RED(0xff0000), GREEN(0x00ff00), BLUE(0x0000ff);
+
+            public final int rgb;
+
+            Color(int rgb) {
+                this.rgb = rgb;
+            }
 
             public Color next() {
                 return values()[(ordinal() + 1) % values().length];
@@ -749,7 +755,12 @@ class ObjectSpaceRewriterTest {
         assertEquals("GREEN", call(red, "next").toString());
         assertEquals("RED", call(call(color, "valueOf", "BLUE"), "next").toString());
         assertEquals(3, color.getEnumConstants().length);
-        assertFalse(Modifier.isFinal(color.getField("RED").getModifiers()));
+        // An enum keeps its final fields: its constants are made on every node, and the runtime
+        // tells an enum that holds state from one that does not by them.
+        assertTrue(Modifier.isFinal(color.getField("RED").getModifiers()));
+        assertTrue(Modifier.isFinal(color.getField("rgb").getModifiers()));
+        assertEquals(0x00ff00, color.getField("rgb").getInt(red.getClass().getMethod("next").invoke(red)));
+        assertEquals(1, loader.result(color).counts().get(Kind.DIRECT_ENUM_CONSTRUCTOR), "the constructor writes rgb directly");
         assertTrue(loader.result(color).counts().get(Kind.STATIC_READ) > 0, "values() reads $VALUES through a helper");
         assertEquals(List.of("runClassInitializer Color.class"), ObjectSpaceCalls.calls("runClassInitializer"));
     }
