@@ -159,11 +159,11 @@ public final class Hooks {
      * constants the class file format does not let dist set.
      */
     public static boolean runClassInitializer(Class<?> owner) {
-        if (worker == null || owner.isInterface()) {
+        if (worker == null) {
             return true;
         }
-        if (owner.isEnum()) {
-            refuseStatefulEnumOnWorker(owner);
+        if (owner.isEnum() || owner.isInterface()) {
+            refusePerNodeStateOnWorker(owner);
             return true;
         }
         InjectedState.setClass(owner, InjectedState.NOT_FETCHED);
@@ -363,15 +363,15 @@ public final class Hooks {
     }
 
     /**
-     * An enum whose constants hold state, initialized on a worker: its constants there would be
-     * this node's own (the placement keeps home the threads whose code it sees reach one).
+     * An enum or interface with state ({@link PerNodeState}), initialized on a worker: its state
+     * there would be this node's own (the placement keeps home the threads whose code it sees use it).
      */
-    private static void refuseStatefulEnumOnWorker(Class<?> owner) {
+    private static void refusePerNodeStateOnWorker(Class<?> owner) {
         WorkerRuntime w = worker;
-        StatefulEnums.state(owner).ifPresent(state -> w.stop(Exits.CANNOT_RUN_COHERENTLY, "thread "
-                + Thread.currentThread().getName() + " on a worker uses enum " + owner.getName() + ", whose constants"
-                + " are made on every node; their field " + state.getName() + " is state that would differ between"
-                + " nodes (run the program with --nodes 1, or keep that state outside the enum)"));
+        PerNodeState.state(owner).ifPresent(state -> w.stop(Exits.CANNOT_RUN_COHERENTLY, "thread "
+                + Thread.currentThread().getName() + " on a worker uses " + (owner.isEnum() ? "enum " : "interface ")
+                + owner.getName() + ", which every node initializes itself; its field " + state.getName() + " is state"
+                + " that would differ between nodes (run the program with --nodes 1, or keep that state in a class)"));
     }
 
     private static void refuseCountOnWorker(String operation) {

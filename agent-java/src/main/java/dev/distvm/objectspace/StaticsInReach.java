@@ -75,17 +75,13 @@ final class StaticsInReach {
                     + " its own (it travels by value), so the lock would not exclude threads of other nodes");
         }
         for (Class<?> owner : reached.owners()) {
-            if (StatefulEnums.isApplicationEnum(owner)) {
-                StatefulEnums.state(owner).ifPresent(state -> {
-                    throw StatefulEnums.refusal(state);
-                });
-            }
+            PerNodeState.refuseStaticsOf(owner);
         }
         for (Field field : reached.statics()) {
             Class<?> owner = field.getDeclaringClass();
             if (isInitialized(owner)) {
                 Object value = valueOf(field);
-                StatefulEnums.refuse(value);
+                PerNodeState.refuse(value);
                 if (value != null && !WireWriter.travelsByValue(value) && !Lambdas.isLambda(value) && !WireWriter.isHolder(value)) {
                     throw refusal(value.getClass(), field);
                 }

@@ -26,7 +26,7 @@ final class UnsharableSearch {
         pushIfPresent(pending, root);
         while (!pending.isEmpty()) {
             Object value = pending.pop();
-            StatefulEnums.refuse(value);
+            PerNodeState.refuse(value);
             if (WireWriter.travelsByValue(value)) {
                 continue;
             }

@@ -193,7 +193,7 @@ final class WireWriter {
         } else if (value instanceof Enum<?> v && !Slots.isJdk(v.getDeclaringClass())) {
             // Enum constants exist on every node (their initializer runs everywhere): by name; so
             // each node has its own state of a constant that holds any.
-            StatefulEnums.refuse(v);
+            PerNodeState.refuse(v);
             out.appendByte((byte) ENUM);
             out.appendString(v.getDeclaringClass().getName());
             out.appendString(v.name());

@@ -7,9 +7,10 @@ import java.util.function.IntBinaryOperator;
  * Enums as real programs use them. First, threads computing with enums that hold no state (final
  * values, a strategy lambda per constant, a static lookup table): they may run anywhere. Then
  * threads counting in an enum singleton and in a mode's field, which one JVM shares and each node's
- * own constants would not: the counts must come out as on one JVM.
+ * own constants would not, and threads filling an array an interface holds: the counts and the
+ * array must come out as on one JVM.
  */
-public final class EnumsWithState {
+public final class PerNodeState {
     enum Op {
         ADD((a, b) -> a + b), MUL((a, b) -> a * b);
 
@@ -37,10 +38,15 @@ public final class EnumsWithState {
 
     enum Mode { FAST, SLOW; int uses; }
 
+    /** An interface's fields are made on every node too: an array in one is each node's own. */
+    interface Results {
+        int[] CELLS = new int[THREADS];
+    }
+
     static final int THREADS = 4;
     static final Object LOCK = new Object();
 
-    private EnumsWithState() {}
+    private PerNodeState() {}
 
     public static void main(String[] args) throws InterruptedException {
         int[] folded = new int[THREADS];
@@ -82,5 +88,20 @@ public final class EnumsWithState {
         }
         System.out.println("registry " + Registry.INSTANCE.count + " " + Arrays.toString(Registry.INSTANCE.perThread));
         System.out.println("modes " + Mode.FAST.uses + " " + Mode.SLOW.uses);
+        for (int t = 0; t < THREADS; t++) {
+            int mine = t;
+            threads[t] = new Thread(() -> {
+                long spin = 0;
+                for (int i = 0; i < 2_000_000; i++) {
+                    spin += i % 5;
+                }
+                Results.CELLS[mine] = (int) (spin % 1000) + 10 + mine;
+            }, "interface-" + t);
+            threads[t].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        System.out.println("cells " + Arrays.toString(Results.CELLS));
     }
 }

@@ -11,12 +11,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Enum constants are made on every node: threads whose code counts in an enum's fields run at the
- * home (before, each node counted in its own constants and main printed the home's counts: a wrong
- * answer, exit 0), while threads using enums that hold no state are still placed.
+ * Enums and interfaces are initialized on every node: threads whose code counts in an enum's fields
+ * or fills an array an interface holds run at the home (before, each node counted in its own
+ * constants and filled its own array, and main printed the home's: a wrong answer, exit 0), while
+ * threads using enums that hold no state are still placed.
  */
-class StatefulEnumsIT {
-    private static final String PROGRAM = "itapp.EnumsWithState";
+class PerNodeStateIT {
+    private static final String PROGRAM = "itapp.PerNodeState";
 
     @TempDir
     Path temp;
@@ -35,9 +36,11 @@ class StatefulEnumsIT {
             String json = Files.readString(report);
             RunReports.assertPlacedOnAWorker(json, "stateless-0");
             for (int t = 0; t < 4; t++) {
-                assertTrue(json.contains("\"stateful-" + t + ": kept home: instances of itapp.EnumsWithState$"), json);
+                assertTrue(json.contains("\"stateful-" + t + ": kept home: instances of itapp.PerNodeState$"), json);
+                assertTrue(json.contains("\"interface-" + t + ": kept home: instances of itapp.PerNodeState$Results"), json);
             }
             assertTrue(json.contains("is state the other nodes would not see"), json);
+            assertTrue(json.contains("its field CELLS holds an object each node makes itself"), json);
         }
     }
 }

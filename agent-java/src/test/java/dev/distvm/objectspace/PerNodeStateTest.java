@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntBinaryOperator;
 import org.junit.jupiter.api.Test;
 
-class StatefulEnumsTest {
+class PerNodeStateTest {
     enum Planet {
         MERCURY(3.303e+23, 2.4397e6), EARTH(5.976e+24, 6.37814e6);
 
@@ -60,22 +60,44 @@ class StatefulEnumsTest {
 
     enum PointsAtState { X; final Counter counter = Counter.INSTANCE; }
 
+    interface Constants {
+        int LIMIT = 10;
+        String NAME = "constants";
+        IntBinaryOperator MAX = Math::max;
+    }
+
+    interface Results {
+        int[] CELLS = new int[4];
+    }
+
+    @Test
+    void anInterfaceHoldingAnArrayHasStateOneOfConstantsAndStrategiesHasNot() {
+        assertEquals(Optional.empty(), PerNodeState.state(Constants.class));
+        assertDoesNotThrow(() -> PerNodeState.refuseStaticsOf(Constants.class));
+        assertEquals("CELLS", PerNodeState.state(Results.class).orElseThrow().getName());
+        UnsharableException refused = assertThrows(UnsharableException.class, () -> PerNodeState.refuseStaticsOf(Results.class));
+        assertEquals(Results.class.getName(), refused.className());
+        assertTrue(refused.getMessage().contains("an interface is initialized on every node"), refused.getMessage());
+        assertEquals(Optional.empty(), PerNodeState.state(Runnable.class)); // a JDK interface is not the program's
+    }
+
     @Test
     void finalImmutableValuesStrategiesAndStaticTablesAreNoState() {
-        assertEquals(Optional.empty(), StatefulEnums.state(Planet.class));
-        assertEquals(Optional.empty(), StatefulEnums.state(Op.class));
-        assertDoesNotThrow(() -> StatefulEnums.refuse(Op.MUL));
-        assertDoesNotThrow(() -> StatefulEnums.refuse(TimeUnit.SECONDS)); // a JDK enum
-        assertDoesNotThrow(() -> StatefulEnums.refuse("not an enum"));
+        assertEquals(Optional.empty(), PerNodeState.state(Planet.class));
+        assertEquals(Optional.empty(), PerNodeState.state(Op.class));
+        assertDoesNotThrow(() -> PerNodeState.refuse(Op.MUL));
+        assertDoesNotThrow(() -> PerNodeState.refuse(TimeUnit.SECONDS)); // a JDK enum
+        assertDoesNotThrow(() -> PerNodeState.refuse("not an enum"));
     }
 
     @Test
     void fieldsThatCanChangeAreStateAndNamed() {
-        assertEquals("count", StatefulEnums.state(Counter.class).orElseThrow().getName());
-        assertEquals("cells", StatefulEnums.state(Table.class).orElseThrow().getName());
-        assertEquals("total", StatefulEnums.state(Totals.class).orElseThrow().getName());
-        assertEquals("counter", StatefulEnums.state(PointsAtState.class).orElseThrow().getName());
-        UnsharableException refused = assertThrows(UnsharableException.class, () -> StatefulEnums.refuse(Counter.INSTANCE));
+        assertEquals("count", PerNodeState.state(Counter.class).orElseThrow().getName());
+        assertEquals("cells", PerNodeState.state(Table.class).orElseThrow().getName());
+        assertEquals("total", PerNodeState.state(Totals.class).orElseThrow().getName());
+        assertThrows(UnsharableException.class, () -> PerNodeState.refuseStaticsOf(Totals.class));
+        assertEquals("counter", PerNodeState.state(PointsAtState.class).orElseThrow().getName());
+        UnsharableException refused = assertThrows(UnsharableException.class, () -> PerNodeState.refuse(Counter.INSTANCE));
         assertEquals(Counter.class.getName(), refused.className());
         assertTrue(refused.getMessage().contains("field count is state"), refused.getMessage());
     }
@@ -83,8 +105,8 @@ class StatefulEnumsTest {
     @Test
     void aConstantsBodyWithStateIsRefusedInTheNameOfItsEnum() {
         // Its enum, asked before a constant is at hand (a worker initializing it), names the body's field too.
-        assertEquals("calls", StatefulEnums.state(WithBody.class).orElseThrow().getName());
-        UnsharableException refused = assertThrows(UnsharableException.class, () -> StatefulEnums.refuse(WithBody.COUNTING));
+        assertEquals("calls", PerNodeState.state(WithBody.class).orElseThrow().getName());
+        UnsharableException refused = assertThrows(UnsharableException.class, () -> PerNodeState.refuse(WithBody.COUNTING));
         assertEquals(WithBody.class.getName(), refused.className());
         assertTrue(refused.getMessage().contains("field calls (declared by the constant's body"), refused.getMessage());
     }
