@@ -1,0 +1,172 @@
+package dev.distvm.objectspace;
+
+import dev.distvm.transport.WireBuffer;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.Set;
+import java.util.function.BiConsumer;
+
+/**
+ * The system properties the program set: with {@code -D} on its command line, or at run time before
+ * a thread starts. They are the home's, like the program's environment and files, and a thread
+ * placed on a worker reads them as it would at the home: each thread's start carries those that
+ * changed since the last start sent to that worker (before, {@code Integer.getInteger("size", 100)}
+ * in a placed thread read 100 where the program was given {@code -Dsize=7}). What a placed thread
+ * sets goes home with its end, before {@code join} returns there (on one JVM the other threads
+ * would see it at once; here threads on other nodes see it from their next start on). The JVM's
+ * own properties (paths, versions, the worker's class path) are each node's and are not sent,
+ * unless the program set them.
+ */
+final class ProgramProperties {
+    /** The properties as they were before the program ran (after dist's agent set its own). */
+    private final Properties baseline;
+    /** The properties named by a {@code -D} option of this JVM's command line. */
+    private final Set<String> commandLine;
+    /** Per worker, what the starts sent to it so far said (a null value: cleared). */
+    private final Map<Integer, Map<String, String>> sent = new HashMap<>();
+    /** On a worker: each property as the home's starts last set it or this node's threads left it. */
+    private static Properties agreedOnWorker;
+
+    private ProgramProperties(Properties baseline, Set<String> commandLine) {
+        this.baseline = baseline;
+        this.commandLine = commandLine;
+    }
+
+    /** Taken at the home as dist starts, before {@code main}: {@code arguments} are this JVM's command line. */
+    static ProgramProperties atStart(List<String> arguments) {
+        Properties baseline = new Properties();
+        baseline.putAll(System.getProperties());
+        Set<String> commandLine = new HashSet<>();
+        for (String argument : arguments) {
+            if (argument.startsWith("-D") && argument.length() > 2) {
+                int equals = argument.indexOf('=');
+                commandLine.add(equals < 0 ? argument.substring(2) : argument.substring(2, equals));
+            }
+        }
+        return new ProgramProperties(baseline, commandLine);
+    }
+
+    /** Writes what changed for {@code node} since its last start: [count] then [key][set?][value]. */
+    synchronized void writeChanges(int node, WireBuffer out) {
+        Map<String, String> now = programs();
+        Map<String, String> last = sent.getOrDefault(node, Map.of());
+        List<String> changed = new ArrayList<>();
+        for (Map.Entry<String, String> entry : now.entrySet()) {
+            if (!last.containsKey(entry.getKey()) || !Objects.equals(last.get(entry.getKey()), entry.getValue())) {
+                changed.add(entry.getKey());
+            }
+        }
+        Map<String, String> record = new HashMap<>(now);
+        for (String key : last.keySet()) {
+            if (!now.containsKey(key)) {
+                // Back to its value before the program ran: the worker gets that value, not its own.
+                changed.add(key);
+                record.put(key, baseline.getProperty(key));
+            }
+        }
+        write(out, changed, record);
+        sent.put(node, record);
+    }
+
+    /** The home's side of a placed thread's end: sets what the threads of {@code node} set there. */
+    synchronized void applyFromWorker(int node, ByteBuffer in) {
+        Map<String, String> record = sent.computeIfAbsent(node, n -> new HashMap<>());
+        read(in, (key, value) -> {
+            set(key, value);
+            record.put(key, value); // the worker holds it already
+        });
+    }
+
+    /** A worker's side of a start: sets (or clears) what {@link #writeChanges} wrote. */
+    static synchronized void apply(ByteBuffer in) {
+        Properties agreed = agreedOnWorker();
+        read(in, (key, value) -> {
+            set(key, value);
+            if (value == null) {
+                agreed.remove(key);
+            } else {
+                agreed.setProperty(key, value);
+            }
+        });
+    }
+
+    /** A worker's side of a placed thread's end: what this node's placed threads set or cleared since the last. */
+    static synchronized void writeLeftByThreads(WireBuffer out) {
+        Properties agreed = agreedOnWorker();
+        Set<String> keys = new HashSet<>(agreed.stringPropertyNames());
+        keys.addAll(System.getProperties().stringPropertyNames());
+        List<String> changed = new ArrayList<>();
+        Map<String, String> values = new HashMap<>();
+        for (String key : keys) {
+            String value = System.getProperty(key);
+            if (!Objects.equals(value, agreed.getProperty(key))) {
+                changed.add(key);
+                values.put(key, value);
+            }
+        }
+        write(out, changed, values);
+        agreed.clear();
+        agreed.putAll(System.getProperties());
+    }
+
+    private static Properties agreedOnWorker() {
+        if (agreedOnWorker == null) {
+            agreedOnWorker = new Properties();
+            agreedOnWorker.putAll(System.getProperties());
+        }
+        return agreedOnWorker;
+    }
+
+    /** [count] then, per key, [key][set?][value]. */
+    private static void write(WireBuffer out, List<String> keys, Map<String, String> values) {
+        out.appendInt(keys.size());
+        for (String key : keys) {
+            String value = values.get(key);
+            out.appendString(key);
+            out.appendBoolean(value != null);
+            if (value != null) {
+                out.appendString(value);
+            }
+        }
+    }
+
+    private static void read(ByteBuffer in, BiConsumer<String, String> each) {
+        int count = in.getInt();
+        WireReader.bounded(in, count);
+        for (int i = 0; i < count; i++) {
+            String key = WireReader.string(in);
+            each.accept(key, in.get() != 0 ? WireReader.string(in) : null);
+        }
+    }
+
+    private static void set(String key, String value) {
+        if (value == null) {
+            System.clearProperty(key);
+        } else {
+            System.setProperty(key, value);
+        }
+    }
+
+    /** The program's properties now: those of its command line, and those it set or cleared since it started (a null value). */
+    private Map<String, String> programs() {
+        Map<String, String> programs = new HashMap<>();
+        for (String key : commandLine) {
+            programs.put(key, System.getProperty(key));
+        }
+        Set<String> keys = new HashSet<>(baseline.stringPropertyNames());
+        keys.addAll(System.getProperties().stringPropertyNames());
+        for (String key : keys) {
+            String value = System.getProperty(key);
+            if (!Objects.equals(value, baseline.getProperty(key))) {
+                programs.put(key, value);
+            }
+        }
+        return programs;
+    }
+}

@@ -1,0 +1,41 @@
+package dev.distvm.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Placed threads read the program's system properties as the home has them (a -D option, one main
+ * set before starting them), and one a placed thread sets is the home's after join. Before, the
+ * threads on the worker read the defaults ("100/null") and main read null: wrong output, exit 0.
+ */
+class ProgramPropertiesIT {
+    private static final String PROGRAM = "itapp.PropertyReaders";
+    private static final List<String> OPTIONS = List.of("-Ditapp.size=7");
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void placedThreadsReadAndSetTheProgramsProperties() throws Exception {
+        List<String> expected;
+        try (Jvm plain = Jvm.plain(OPTIONS, Jvm.TEST_CLASSES.toString(), PROGRAM)) {
+            assertEquals(0, plain.awaitExit(Duration.ofSeconds(60)), plain.output());
+            expected = plain.stdout();
+        }
+        assertEquals(List.of("[7/fast/0, 7/fast/0, 7/fast/0, 7/fast/0]", "set by thread 0"), expected);
+        Path report = temp.resolve("run.json");
+        try (Jvm home = Jvm.home("nodes=2,report=" + report, OPTIONS, Jvm.TEST_CLASSES.toString(), PROGRAM)) {
+            assertEquals(0, home.awaitExit(Duration.ofSeconds(120)), home.output());
+            assertEquals(expected, home.stdout(), home.output());
+            String json = Files.readString(report);
+            RunReports.assertPlacedOnAWorker(json, "reader-0");
+            RunReports.assertPlacedOnAWorker(json, "reader-2");
+        }
+    }
+}
