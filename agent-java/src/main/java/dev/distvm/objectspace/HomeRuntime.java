@@ -37,7 +37,7 @@ final class HomeRuntime {
     private final StaticsInReach statics = new StaticsInReach();
     private final ShortThreads shortThreads = new ShortThreads();
     /** Made with the runtime, in dist's start before {@code main}: what the program sets later is its own. */
-    private final ProgramProperties properties = ProgramProperties.atStart(
+    private final ProgramEnvironment properties = ProgramEnvironment.atStart(
             List.of(ProcessHandle.current().info().arguments().orElse(new String[0])));
     private final PlacedThreads placed;
     private final PlacementPolicy placement;

@@ -71,7 +71,7 @@ final class ThreadsPlacedHere {
             String name = reader.string();
             boolean daemon = reader.body().get() != 0;
             int priority = reader.body().getInt();
-            ProgramProperties.apply(reader.body());
+            ProgramEnvironment.apply(reader.body());
             Runnable task = ThreadTasks.read(reader);
             int staticsSent = reader.body().getInt(); // installed as the message arrived, like fetched ones
             WireReader.bounded(reader.body(), staticsSent);
@@ -117,7 +117,7 @@ final class ThreadsPlacedHere {
             runtime.release(NodeMessageType.SPACE_THREAD_END_VALUE, w -> {
                 w.body().appendLong(id);
                 w.body().appendLong(ranNanos); // the home keeps threads of a task that computes briefly (ShortThreads)
-                ProgramProperties.writeLeftByThreads(w.body());
+                ProgramEnvironment.writeLeftByThreads(w.body());
                 w.body().appendBoolean(thrown != null);
                 if (thrown != null) {
                     UncaughtExceptions.write(thrown, w.body(), space.loader());

@@ -6,24 +6,29 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TimeZone;
 import java.util.function.BiConsumer;
 
 /**
- * The system properties the program set: with {@code -D} on its command line, or at run time before
- * a thread starts. They are the home's, like the program's environment and files, and a thread
- * placed on a worker reads them as it would at the home: each thread's start carries those that
- * changed since the last start sent to that worker (before, {@code Integer.getInteger("size", 100)}
- * in a placed thread read 100 where the program was given {@code -Dsize=7}). What a placed thread
- * sets goes home with its end, before {@code join} returns there (on one JVM the other threads
- * would see it at once; here threads on other nodes see it from their next start on). The JVM's
- * own properties (paths, versions, the worker's class path) are each node's and are not sent,
- * unless the program set them.
+ * The program's environment as the home has it: the default locale and time zone, and the system
+ * properties the program set (with {@code -D} on its command line, or at run time before a thread
+ * starts). They are the home's, like the program's files, and a thread placed on a worker reads
+ * them as it would at the home. Each thread's start carries the locale and time zone (before, a
+ * program that set {@code Locale.GERMANY} printed "3.14" from its threads on workers and "3,14" from
+ * the others) and the properties that changed since the last start sent to that worker (before,
+ * {@code Integer.getInteger("size", 100)} in a placed thread read 100 where the program was given
+ * {@code -Dsize=7}). The properties a placed thread sets go home with its end, before {@code join}
+ * returns there (on one JVM the other threads would see them at once; here threads on other nodes
+ * see them from their next start on); a locale or time zone a placed thread sets stays on its
+ * worker. The JVM's own properties (paths, versions, the worker's class path) are each node's and
+ * are not sent, unless the program set them.
  */
-final class ProgramProperties {
+final class ProgramEnvironment {
     /** The properties as they were before the program ran (after dist's agent set its own). */
     private final Properties baseline;
     /** The properties named by a {@code -D} option of this JVM's command line. */
@@ -33,13 +38,13 @@ final class ProgramProperties {
     /** On a worker: each property as the home's starts last set it or this node's threads left it. */
     private static Properties agreedOnWorker;
 
-    private ProgramProperties(Properties baseline, Set<String> commandLine) {
+    private ProgramEnvironment(Properties baseline, Set<String> commandLine) {
         this.baseline = baseline;
         this.commandLine = commandLine;
     }
 
     /** Taken at the home as dist starts, before {@code main}: {@code arguments} are this JVM's command line. */
-    static ProgramProperties atStart(List<String> arguments) {
+    static ProgramEnvironment atStart(List<String> arguments) {
         Properties baseline = new Properties();
         baseline.putAll(System.getProperties());
         Set<String> commandLine = new HashSet<>();
@@ -49,11 +54,18 @@ final class ProgramProperties {
                 commandLine.add(equals < 0 ? argument.substring(2) : argument.substring(2, equals));
             }
         }
-        return new ProgramProperties(baseline, commandLine);
+        return new ProgramEnvironment(baseline, commandLine);
     }
 
-    /** Writes what changed for {@code node} since its last start: [count] then [key][set?][value]. */
+    /**
+     * Writes the environment for a start on {@code node}: the default locale, its format and display
+     * locales and the default time zone, then the properties that changed since its last start.
+     */
     synchronized void writeChanges(int node, WireBuffer out) {
+        out.appendString(Locale.getDefault().toLanguageTag());
+        out.appendString(Locale.getDefault(Locale.Category.FORMAT).toLanguageTag());
+        out.appendString(Locale.getDefault(Locale.Category.DISPLAY).toLanguageTag());
+        out.appendString(TimeZone.getDefault().getID());
         Map<String, String> now = programs();
         Map<String, String> last = sent.getOrDefault(node, Map.of());
         List<String> changed = new ArrayList<>();
@@ -83,8 +95,24 @@ final class ProgramProperties {
         });
     }
 
-    /** A worker's side of a start: sets (or clears) what {@link #writeChanges} wrote. */
+    /** A worker's side of a start: sets what {@link #writeChanges} wrote (a property's null: clears it). */
     static synchronized void apply(ByteBuffer in) {
+        String locale = WireReader.string(in);
+        String format = WireReader.string(in);
+        String display = WireReader.string(in);
+        String zone = WireReader.string(in);
+        if (!Locale.getDefault().toLanguageTag().equals(locale)) {
+            Locale.setDefault(Locale.forLanguageTag(locale));
+        }
+        if (!Locale.getDefault(Locale.Category.FORMAT).toLanguageTag().equals(format)) {
+            Locale.setDefault(Locale.Category.FORMAT, Locale.forLanguageTag(format));
+        }
+        if (!Locale.getDefault(Locale.Category.DISPLAY).toLanguageTag().equals(display)) {
+            Locale.setDefault(Locale.Category.DISPLAY, Locale.forLanguageTag(display));
+        }
+        if (!TimeZone.getDefault().getID().equals(zone)) {
+            TimeZone.setDefault(TimeZone.getTimeZone(zone));
+        }
         Properties agreed = agreedOnWorker();
         read(in, (key, value) -> {
             set(key, value);
