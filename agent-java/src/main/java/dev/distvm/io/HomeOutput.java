@@ -10,17 +10,13 @@ public final class HomeOutput {
     static final byte OUT = 1;
     static final byte ERR = 2;
 
-    private final PrintStream out;
-    private final PrintStream err;
-
-    /** The streams the home had when the object space started: a placed thread's output goes there. */
-    public HomeOutput(PrintStream out, PrintStream err) {
-        this.out = out;
-        this.err = err;
-    }
-
+    /**
+     * Prints on the streams the program has now: one that replaced {@code System.out} before
+     * starting its threads gets what they print, as on one JVM (before, what threads on workers
+     * printed went to the terminal while the home's threads printed into the program's stream).
+     */
     public void write(byte[] message) {
-        PrintStream stream = message[0] == ERR ? err : out;
+        PrintStream stream = message[0] == ERR ? System.err : System.out;
         stream.write(message, 1, message.length - 1);
         stream.flush();
     }

@@ -85,7 +85,7 @@ final class HomeRuntime {
                 : CompletableFuture.completedFuture(oneWay(m, () -> delegates.monitor(m))));
         SpaceMessages.serveAtOnce(endpoint, workers, NodeMessageType.SPACE_INTERRUPT_VALUE, delegates::interruptDelegate);
         SpaceMessages.serve(endpoint, workers, NodeMessageType.SPACE_FORWARDED_CALL_VALUE, new ForwardedCallsAtHome(space)::handle);
-        HomeOutput output = new HomeOutput(out, err);
+        HomeOutput output = new HomeOutput();
         SpaceMessages.serveAtOnce(endpoint, workers, NodeMessageType.SPACE_OUTPUT_VALUE, m -> {
             output.write(SpaceMessages.bytes(SpaceMessages.body(m)));
             return null;

@@ -12,11 +12,12 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Placed threads read the program's system properties as the home has them (a -D option, one main
  * set before starting them), and its default locale and time zone; a property a placed thread sets
- * is the home's after join. Before, the threads on the worker read the defaults ("100/null", "3.25",
- * the machine's zone) and main read null: wrong output, exit 0.
+ * is the home's after join; what they print goes into the stream main put in place of System.out.
+ * Before, the threads on the worker read the defaults ("100/null", "3.25", the machine's zone),
+ * printed on the terminal, and main read null: wrong output, exit 0.
  */
 class ProgramEnvironmentIT {
-    private static final String PROGRAM = "itapp.PropertyReaders";
+    private static final String PROGRAM = "itapp.EnvironmentReaders";
     private static final List<String> OPTIONS = List.of("-Ditapp.size=7");
 
     @TempDir
@@ -29,7 +30,8 @@ class ProgramEnvironmentIT {
             assertEquals(0, plain.awaitExit(Duration.ofSeconds(60)), plain.output());
             expected = plain.stdout();
         }
-        assertEquals(List.of("[7/fast/0 3,25 Asia/Tokyo, 7/fast/0 4,25 Asia/Tokyo, 7/fast/0 5,25 Asia/Tokyo,"
+        assertEquals(List.of("captured printed by thread 0, printed by thread 1, printed by thread 2, printed by thread 3",
+                "[7/fast/0 3,25 Asia/Tokyo, 7/fast/0 4,25 Asia/Tokyo, 7/fast/0 5,25 Asia/Tokyo,"
                 + " 7/fast/0 6,25 Asia/Tokyo]", "set by thread 0"), expected);
         Path report = temp.resolve("run.json");
         try (Jvm home = Jvm.home("nodes=2,report=" + report, OPTIONS, Jvm.TEST_CLASSES.toString(), PROGRAM)) {
