@@ -181,20 +181,25 @@ final class ProgramEnvironment {
         }
     }
 
-    /** The program's properties now: those of its command line, and those it set or cleared since it started (a null value). */
+    /**
+     * The program's properties now: those of its command line, and those it set or cleared since it
+     * started (a null value). Asked at every placed thread's start: no copy of the properties.
+     */
     private Map<String, String> programs() {
         Map<String, String> programs = new HashMap<>();
         for (String key : commandLine) {
             programs.put(key, System.getProperty(key));
         }
-        Set<String> keys = new HashSet<>(baseline.stringPropertyNames());
-        keys.addAll(System.getProperties().stringPropertyNames());
-        for (String key : keys) {
-            String value = System.getProperty(key);
-            if (!Objects.equals(value, baseline.getProperty(key))) {
-                programs.put(key, value);
+        System.getProperties().forEach((key, value) -> {
+            if (key instanceof String name && value instanceof String text && !text.equals(baseline.getProperty(name))) {
+                programs.put(name, text);
             }
-        }
+        });
+        baseline.forEach((key, value) -> {
+            if (key instanceof String name && System.getProperty(name) == null) {
+                programs.put(name, null);
+            }
+        });
         return programs;
     }
 }
