@@ -10,7 +10,7 @@ import java.util.TimeZone;
  * Threads configured by system properties, as programs are: one given with -D on the command
  * line, one main sets before starting them; and a thread that sets one main reads after join. And
  * threads formatting numbers and naming the time zone after main set the defaults, and printing
- * into the stream main put in place of System.out.
+ * into the stream main put in place of System.out; and a thread renaming itself.
  */
 public final class EnvironmentReaders {
     private EnvironmentReaders() {}
@@ -34,6 +34,9 @@ public final class EnvironmentReaders {
                 seen[mine] = Integer.getInteger("itapp.size", 100) + "/" + System.getProperty("itapp.mode") + "/" + spin % 2
                         + String.format(" %.2f %s", 3.25 + mine, TimeZone.getDefault().getID());
                 System.out.println("printed by thread " + mine);
+                if (mine == 2) {
+                    Thread.currentThread().setName("reader-2, renamed by itself");
+                }
                 if (mine == 0) {
                     System.setProperty("itapp.result", "set by thread " + mine);
                 }
@@ -48,6 +51,11 @@ public final class EnvironmentReaders {
         Arrays.sort(lines);
         System.out.println("captured " + String.join(", ", lines));
         System.out.println(Arrays.toString(seen));
+        StringBuilder names = new StringBuilder("names");
+        for (Thread t : threads) {
+            names.append(" | ").append(t.getName());
+        }
+        System.out.println(names);
         System.out.println(System.getProperty("itapp.result"));
     }
 }

@@ -205,9 +205,10 @@ final class HomeRuntime {
         long id = in.getLong();
         long ranNanos = in.getLong();
         properties.applyFromWorker(message.sender(), in); // before the join that follows the end returns
+        String name = WireReader.string(in);
         Throwable uncaught = in.get() != 0 ? UncaughtExceptions.read(in, space.loader()) : null;
         space.applyRelease(message.sender(), reader);
-        shortThreads.ran(placed.threadEnded(id, uncaught), ranNanos);
+        shortThreads.ran(placed.threadEnded(id, name, uncaught), ranNanos);
     }
 
     // ---- object space -----------------------------------------------------------------------

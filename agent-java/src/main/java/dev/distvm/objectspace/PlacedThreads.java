@@ -139,17 +139,21 @@ final class PlacedThreads {
     }
 
     /**
-     * The placed thread {@code id} ended on its node, having thrown {@code uncaught} (or null).
+     * The placed thread {@code id} ended on its node, named {@code name} (it may have renamed itself)
+     * and having thrown {@code uncaught} (or null).
      * The thread's handler (its own, else its group's, which calls the default one or prints the
      * stack trace) runs here, where the logical thread is, before a join of the thread returns, as
      * on one JVM. It is the program's code and may block, which the caller (the transport's reader
      * thread) must not: it runs on a thread of its own, named as the logical thread. Returns the
      * class of what the thread ran.
      */
-    Class<?> threadEnded(long id, Throwable uncaught) {
+    Class<?> threadEnded(long id, String name, Throwable uncaught) {
         Placed placed;
         synchronized (this) {
             placed = placedById.get(id);
+        }
+        if (!placed.shell.getName().equals(name)) {
+            placed.shell.setName(name); // it renamed itself there: the program asks its Thread here
         }
         if (uncaught == null) {
             ended(placed, id);

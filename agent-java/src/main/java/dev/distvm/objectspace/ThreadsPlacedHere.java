@@ -118,6 +118,7 @@ final class ThreadsPlacedHere {
                 w.body().appendLong(id);
                 w.body().appendLong(ranNanos); // the home keeps threads of a task that computes briefly (ShortThreads)
                 ProgramEnvironment.writeLeftByThreads(w.body());
+                w.body().appendString(logical.getName()); // what it may have renamed itself to
                 w.body().appendBoolean(thrown != null);
                 if (thrown != null) {
                     UncaughtExceptions.write(thrown, w.body(), space.loader());

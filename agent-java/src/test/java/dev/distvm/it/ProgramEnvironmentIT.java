@@ -12,7 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Placed threads read the program's system properties as the home has them (a -D option, one main
  * set before starting them), and its default locale and time zone; a property a placed thread sets
- * is the home's after join; what they print goes into the stream main put in place of System.out.
+ * is the home's after join, and so is the name one gives itself; what they print goes into the
+ * stream main put in place of System.out.
  * Before, the threads on the worker read the defaults ("100/null", "3.25", the machine's zone),
  * printed on the terminal, and main read null: wrong output, exit 0.
  */
@@ -32,7 +33,8 @@ class ProgramEnvironmentIT {
         }
         assertEquals(List.of("captured printed by thread 0, printed by thread 1, printed by thread 2, printed by thread 3",
                 "[7/fast/0 3,25 Asia/Tokyo, 7/fast/0 4,25 Asia/Tokyo, 7/fast/0 5,25 Asia/Tokyo,"
-                + " 7/fast/0 6,25 Asia/Tokyo]", "set by thread 0"), expected);
+                + " 7/fast/0 6,25 Asia/Tokyo]", "names | reader-0 | reader-1 | reader-2, renamed by itself | reader-3",
+                "set by thread 0"), expected);
         Path report = temp.resolve("run.json");
         try (Jvm home = Jvm.home("nodes=2,report=" + report, OPTIONS, Jvm.TEST_CLASSES.toString(), PROGRAM)) {
             assertEquals(0, home.awaitExit(Duration.ofSeconds(120)), home.output());
