@@ -162,7 +162,13 @@ public final class Hooks {
         if (worker == null) {
             return true;
         }
-        if (owner.isEnum() || owner.isInterface()) {
+        if (owner.isInterface()) {
+            // Not refused here: a worker initializes an interface that declares default methods with
+            // any class implementing it, whose code may never touch the interface's fields (the
+            // placement keeps home the threads whose code uses them).
+            return true;
+        }
+        if (owner.isEnum()) {
             refusePerNodeStateOnWorker(owner);
             return true;
         }
@@ -363,15 +369,15 @@ public final class Hooks {
     }
 
     /**
-     * An enum or interface with state ({@link PerNodeState}), initialized on a worker: its state
-     * there would be this node's own (the placement keeps home the threads whose code it sees use it).
+     * An enum with state ({@link PerNodeState}), initialized on a worker: its constants there would
+     * be this node's own (the placement keeps home the threads whose code it sees use them).
      */
     private static void refusePerNodeStateOnWorker(Class<?> owner) {
         WorkerRuntime w = worker;
         PerNodeState.state(owner).ifPresent(state -> w.stop(Exits.CANNOT_RUN_COHERENTLY, "thread "
-                + Thread.currentThread().getName() + " on a worker uses " + (owner.isEnum() ? "enum " : "interface ")
-                + owner.getName() + ", which every node initializes itself; its field " + state.getName() + " is state"
-                + " that would differ between nodes (run the program with --nodes 1, or keep that state in a class)"));
+                + Thread.currentThread().getName() + " on a worker uses enum " + owner.getName() + ", whose"
+                + " constants every node makes itself; their field " + state.getName() + " is state that would differ"
+                + " between nodes (run the program with --nodes 1, or keep that state in a class)"));
     }
 
     private static void refuseCountOnWorker(String operation) {

@@ -20,8 +20,11 @@ import java.util.Set;
  * strategy a constant carries, usually a lambda) are the same on every node, and so are an enum's
  * static finals (lookup tables its initializer builds). Such state is not shared: a thread whose
  * task reaches an enum constant with state, or whose code uses the statics of an enum or interface
- * with state, runs at the home; a worker that initializes one anyway (reached where the
- * placement's analysis could not see) stops the run rather than compute with its own.
+ * with state, runs at the home; a worker that initializes such an enum anyway (reached where the
+ * placement's analysis could not see) stops the run rather than compute with its own. An
+ * interface is not refused that way: a worker initializes one that declares default methods with
+ * any class implementing it, whose code may never touch its fields; a write to an interface's
+ * array through code the analysis does not see would stay on its node.
  */
 final class PerNodeState {
     private static final Set<Class<?>> IMMUTABLE_VALUES = Set.of(String.class, Integer.class, Long.class, Double.class,
