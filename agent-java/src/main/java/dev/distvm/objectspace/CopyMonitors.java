@@ -70,9 +70,11 @@ final class CopyMonitors {
         if (!isCopy(lock)) {
             if (eachNodeHasItsOwn(lock)) {
                 runtime.stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + Thread.currentThread().getName()
-                        + " on a worker locked " + describe(lock) + ", which travels between nodes by value, so each"
-                        + " node has its own and the lock would not exclude threads of other nodes; lock an object of"
-                        + " an application class instead (or run the program with --nodes 1)");
+                        + " on a worker locked " + describe(lock) + (lock instanceof Enum<?>
+                                ? ", an enum constant, which every node makes itself"
+                                : ", which travels between nodes by value")
+                        + ", so each node has its own and the lock would not exclude threads of other nodes; lock"
+                        + " another object instead (or run the program with --nodes 1)");
             }
             return;
         }
@@ -120,6 +122,9 @@ final class CopyMonitors {
     private static String describe(Object lock) {
         if (lock instanceof Class<?> type) {
             return "the class object " + type.getName();
+        }
+        if (lock instanceof Enum<?> constant) {
+            return constant.getDeclaringClass().getName() + "." + constant.name();
         }
         return lock instanceof String text && text.length() <= 40 ? "the string \"" + text + "\"" : "a " + lock.getClass().getName();
     }
