@@ -1,11 +1,14 @@
 package dev.distvm.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -84,6 +87,24 @@ final class Jvm implements AutoCloseable {
     }
 
     /** What {@code java -cp CLASSPATH MAIN ARGS} prints on a plain JVM, which must exit 0 within a minute. */
+    /**
+     * Runs {@code program} (of the test classes) with {@code javaOptions} on a plain JVM and on
+     * {@code nodes} nodes, checks that both exit 0 and print the same, and returns the run report.
+     */
+    static String reportOfARunLikePlain(Path report, int nodes, List<String> javaOptions, String program)
+            throws IOException, InterruptedException {
+        List<String> expected;
+        try (Jvm plain = plain(javaOptions, TEST_CLASSES.toString(), program)) {
+            assertEquals(0, plain.awaitExit(Duration.ofSeconds(60)), plain.output());
+            expected = plain.stdout();
+        }
+        try (Jvm home = home("nodes=" + nodes + ",report=" + report, javaOptions, TEST_CLASSES.toString(), program)) {
+            assertEquals(0, home.awaitExit(Duration.ofSeconds(120)), home.output());
+            assertEquals(expected, home.stdout(), home.output());
+        }
+        return Files.readString(report);
+    }
+
     static List<String> plainStdout(String classPath, List<String> mainAndArgs) throws IOException, InterruptedException {
         List<String> arguments = new ArrayList<>(List.of("-cp", classPath));
         arguments.addAll(mainAndArgs);

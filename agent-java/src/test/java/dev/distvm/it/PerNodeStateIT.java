@@ -1,11 +1,8 @@
 package dev.distvm.it;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,23 +21,13 @@ class PerNodeStateIT {
 
     @Test
     void threadsCountingInEnumsRunAtTheHomeAndStatelessOnesArePlaced() throws Exception {
-        List<String> expected;
-        try (Jvm plain = Jvm.plain(List.of(), Jvm.TEST_CLASSES.toString(), PROGRAM)) {
-            assertEquals(0, plain.awaitExit(Duration.ofSeconds(60)), plain.output());
-            expected = plain.stdout();
+        String json = Jvm.reportOfARunLikePlain(temp.resolve("run.json"), 2, List.of(), PROGRAM);
+        RunReports.assertPlacedOnAWorker(json, "stateless-0");
+        for (int t = 0; t < 4; t++) {
+            assertTrue(json.contains("\"stateful-" + t + ": kept home: instances of itapp.PerNodeState$"), json);
+            assertTrue(json.contains("\"interface-" + t + ": kept home: instances of itapp.PerNodeState$Results"), json);
         }
-        Path report = temp.resolve("run.json");
-        try (Jvm home = Jvm.home("nodes=2,report=" + report, Jvm.TEST_CLASSES.toString(), PROGRAM)) {
-            assertEquals(0, home.awaitExit(Duration.ofSeconds(120)), home.output());
-            assertEquals(expected, home.stdout(), home.output());
-            String json = Files.readString(report);
-            RunReports.assertPlacedOnAWorker(json, "stateless-0");
-            for (int t = 0; t < 4; t++) {
-                assertTrue(json.contains("\"stateful-" + t + ": kept home: instances of itapp.PerNodeState$"), json);
-                assertTrue(json.contains("\"interface-" + t + ": kept home: instances of itapp.PerNodeState$Results"), json);
-            }
-            assertTrue(json.contains("is state the other nodes would not see"), json);
-            assertTrue(json.contains("its field CELLS holds an object each node makes itself"), json);
-        }
+        assertTrue(json.contains("is state the other nodes would not see"), json);
+        assertTrue(json.contains("its field CELLS holds an object each node makes itself"), json);
     }
 }

@@ -2,9 +2,7 @@ package dev.distvm.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,22 +24,12 @@ class ProgramEnvironmentIT {
 
     @Test
     void placedThreadsReadAndSetTheProgramsProperties() throws Exception {
-        List<String> expected;
-        try (Jvm plain = Jvm.plain(OPTIONS, Jvm.TEST_CLASSES.toString(), PROGRAM)) {
-            assertEquals(0, plain.awaitExit(Duration.ofSeconds(60)), plain.output());
-            expected = plain.stdout();
-        }
         assertEquals(List.of("captured printed by thread 0, printed by thread 1, printed by thread 2, printed by thread 3",
                 "[7/fast/0 3,25 Asia/Tokyo, 7/fast/0 4,25 Asia/Tokyo, 7/fast/0 5,25 Asia/Tokyo,"
                 + " 7/fast/0 6,25 Asia/Tokyo]", "names | reader-0 | reader-1 | reader-2, renamed by itself | reader-3",
-                "set by thread 0"), expected);
-        Path report = temp.resolve("run.json");
-        try (Jvm home = Jvm.home("nodes=2,report=" + report, OPTIONS, Jvm.TEST_CLASSES.toString(), PROGRAM)) {
-            assertEquals(0, home.awaitExit(Duration.ofSeconds(120)), home.output());
-            assertEquals(expected, home.stdout(), home.output());
-            String json = Files.readString(report);
-            RunReports.assertPlacedOnAWorker(json, "reader-0");
-            RunReports.assertPlacedOnAWorker(json, "reader-2");
-        }
+                "set by thread 0"), Jvm.plainStdout(Jvm.TEST_CLASSES.toString(), List.of("-Ditapp.size=7", PROGRAM)));
+        String json = Jvm.reportOfARunLikePlain(temp.resolve("run.json"), 2, OPTIONS, PROGRAM);
+        RunReports.assertPlacedOnAWorker(json, "reader-0");
+        RunReports.assertPlacedOnAWorker(json, "reader-2");
     }
 }
