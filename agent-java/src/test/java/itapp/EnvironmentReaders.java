@@ -10,10 +10,24 @@ import java.util.TimeZone;
  * Threads configured by system properties, as programs are: one given with -D on the command
  * line, one main sets before starting them; and a thread that sets one main reads after join. And
  * threads formatting numbers and naming the time zone after main set the defaults, and printing
- * into the stream main put in place of System.out; and a thread renaming itself.
+ * into the stream main put in place of System.out; a thread renaming itself; and the stack trace of
+ * an exception a thread caught.
  */
 public final class EnvironmentReaders {
     private EnvironmentReaders() {}
+
+    /** The frames of an exception the thread caught, as a program that prints its stack trace sees them. */
+    private static String traceOfAFailure(int thread) {
+        try {
+            throw new IllegalStateException("thread " + thread);
+        } catch (IllegalStateException e) {
+            StringBuilder frames = new StringBuilder(e.getMessage());
+            for (StackTraceElement frame : e.getStackTrace()) {
+                frames.append(" <- ").append(frame.getClassName()).append('.').append(frame.getMethodName());
+            }
+            return frames.toString();
+        }
+    }
 
     public static void main(String[] args) throws InterruptedException {
         System.setProperty("itapp.mode", "fast");
@@ -23,6 +37,7 @@ public final class EnvironmentReaders {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         System.setOut(new PrintStream(captured, true));
         String[] seen = new String[4];
+        String[] traces = new String[seen.length];
         Thread[] threads = new Thread[seen.length];
         for (int t = 0; t < threads.length; t++) {
             int mine = t;
@@ -34,6 +49,7 @@ public final class EnvironmentReaders {
                 seen[mine] = Integer.getInteger("itapp.size", 100) + "/" + System.getProperty("itapp.mode") + "/" + spin % 2
                         + String.format(" %.2f %s", 3.25 + mine, TimeZone.getDefault().getID());
                 System.out.println("printed by thread " + mine);
+                traces[mine] = traceOfAFailure(mine);
                 if (mine == 2) {
                     Thread.currentThread().setName("reader-2, renamed by itself");
                 }
@@ -56,6 +72,9 @@ public final class EnvironmentReaders {
             names.append(" | ").append(t.getName());
         }
         System.out.println(names);
+        for (String trace : traces) {
+            System.out.println(trace);
+        }
         System.out.println(System.getProperty("itapp.result"));
     }
 }

@@ -79,7 +79,7 @@ final class ThreadsPlacedHere {
                 reader.ref();
             }
             space.applyChanges(reader, acknowledged); // what happened-before start(), into copies held here
-            Thread thread = new Thread(PROGRAM_GROUP, () -> runPlaced(id, name, daemon, priority, task), name);
+            Thread thread = new Thread(PROGRAM_GROUP, TaskFrames.around(new PlacedTask(id, name, daemon, priority, task)), name);
             thread.setDaemon(daemon);
             thread.setPriority(priority);
             thread.setContextClassLoader(space.loader());
@@ -91,45 +91,68 @@ final class ThreadsPlacedHere {
         return null;
     }
 
-    private void runPlaced(long id, String name, boolean daemon, int priority, Runnable task) {
-        Thread logical = task instanceof Thread subclass ? subclass : Thread.currentThread();
-        if (logical != Thread.currentThread()) {
-            // The copy of the program's Thread was made without its constructor: it says what the home's says.
-            logical.setName(name);
-            logical.setDaemon(daemon);
-            logical.setPriority(priority);
+    /** A placed thread's work around its task: the task runs between, called from a frame stack traces do not show. */
+    private final class PlacedTask implements TaskFrames.Around {
+        private final long id;
+        private final String name;
+        private final boolean daemon;
+        private final int priority;
+        private final Runnable task;
+        private Thread logical;
+        private long began;
+
+        PlacedTask(long id, String name, boolean daemon, int priority, Runnable task) {
+            this.id = id;
+            this.name = name;
+            this.daemon = daemon;
+            this.priority = priority;
+            this.task = task;
         }
-        placedHere.set(new PlacedHere(id, name, logical));
-        runningFor.put(logical, Thread.currentThread());
-        ApplicationThreads.placed(Thread.currentThread(), id);
-        Throwable uncaught = null;
-        long began = CPU.getCurrentThreadCpuTime();
-        try {
-            task.run();
-        } catch (Throwable e) {
-            uncaught = e; // its handler runs at the home, where the logical thread lives
+
+        @Override
+        public void before() {
+            logical = task instanceof Thread subclass ? subclass : Thread.currentThread();
+            if (logical != Thread.currentThread()) {
+                // The copy of the program's Thread was made without its constructor: it says what the home's says.
+                logical.setName(name);
+                logical.setDaemon(daemon);
+                logical.setPriority(priority);
+            }
+            placedHere.set(new PlacedHere(id, name, logical));
+            runningFor.put(logical, Thread.currentThread());
+            ApplicationThreads.placed(Thread.currentThread(), id);
+            began = CPU.getCurrentThreadCpuTime();
         }
-        long ranNanos = CPU.getCurrentThreadCpuTime() - began;
-        Throwable thrown = uncaught;
-        System.out.flush();
-        System.err.flush();
-        try {
-            runtime.release(NodeMessageType.SPACE_THREAD_END_VALUE, w -> {
-                w.body().appendLong(id);
-                w.body().appendLong(ranNanos); // the home keeps threads of a task that computes briefly (ShortThreads)
-                ProgramEnvironment.writeLeftByThreads(w.body());
-                w.body().appendString(logical.getName()); // what it may have renamed itself to
-                w.body().appendBoolean(thrown != null);
-                if (thrown != null) {
-                    UncaughtExceptions.write(thrown, w.body(), space.loader());
-                }
-            });
-        } catch (RuntimeException e) {
-            runtime.stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + name + " on node " + endpoint.nodeId()
-                    + " cannot end coherently: " + WorkerRuntime.reason(e));
-        } finally {
-            running.remove(id);
-            runningFor.remove(logical);
+
+        @Override
+        public Runnable task() {
+            return task;
+        }
+
+        /** {@code thrown}: the task's uncaught exception, whose handler runs at the home, where the logical thread lives. */
+        @Override
+        public void after(Throwable thrown) {
+            long ranNanos = CPU.getCurrentThreadCpuTime() - began;
+            System.out.flush();
+            System.err.flush();
+            try {
+                runtime.release(NodeMessageType.SPACE_THREAD_END_VALUE, w -> {
+                    w.body().appendLong(id);
+                    w.body().appendLong(ranNanos); // the home keeps threads of a task that computes briefly (ShortThreads)
+                    ProgramEnvironment.writeLeftByThreads(w.body());
+                    w.body().appendString(logical.getName()); // what it may have renamed itself to
+                    w.body().appendBoolean(thrown != null);
+                    if (thrown != null) {
+                        UncaughtExceptions.write(thrown, w.body(), space.loader());
+                    }
+                });
+            } catch (RuntimeException e) {
+                runtime.stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + name + " on node " + endpoint.nodeId()
+                        + " cannot end coherently: " + WorkerRuntime.reason(e));
+            } finally {
+                running.remove(id);
+                runningFor.remove(logical);
+            }
         }
     }
 
