@@ -3,6 +3,7 @@ package dev.distvm.agent;
 import dev.distvm.common.ChildJvm;
 import dev.distvm.common.DaemonThreads;
 import dev.distvm.common.Log;
+import dev.distvm.objectspace.ObjectSpace;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -38,6 +39,7 @@ final class WorkerWarmUp implements Runnable {
     public void run() {
         try {
             loadClasses();
+            ObjectSpace.prepareWorkerThreads();
             for (String subject : SUBJECTS) {
                 try (InputStream in = ClassLoader.getSystemResourceAsStream(subject)) {
                     if (in != null) {

@@ -41,6 +41,11 @@ public final class ObjectSpace {
         }).setPriority(Thread.MIN_PRIORITY);
     }
 
+    /** On a worker, before its first thread arrives: what running a placed thread's task needs made once. */
+    public static void prepareWorkerThreads() {
+        TaskFrames.prepare();
+    }
+
     /** @param mainThread the thread that runs {@code main}, or null when dist was attached late */
     public static void startHome(Endpoint endpoint, Membership membership, ClassLoader applicationLoader,
                                  Thread mainThread) {
