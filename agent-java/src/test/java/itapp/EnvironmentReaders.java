@@ -16,6 +16,22 @@ import java.util.TimeZone;
 public final class EnvironmentReaders {
     private EnvironmentReaders() {}
 
+    /** A thread of a Thread subclass: on one JVM its stack starts with its own run. */
+    static final class Tracer extends Thread {
+        private final int number;
+        private String trace;
+
+        Tracer(int number) {
+            super("tracer-" + number);
+            this.number = number;
+        }
+
+        @Override
+        public void run() {
+            trace = traceOfAFailure(10 + number);
+        }
+    }
+
     /** The frames of an exception the thread caught, as a program that prints its stack trace sees them. */
     private static String traceOfAFailure(int thread) {
         try {
@@ -76,5 +92,13 @@ public final class EnvironmentReaders {
             System.out.println(trace);
         }
         System.out.println(System.getProperty("itapp.result"));
+        Tracer[] tracers = {new Tracer(0), new Tracer(1)};
+        for (Tracer tracer : tracers) {
+            tracer.start();
+        }
+        for (Tracer tracer : tracers) {
+            tracer.join();
+            System.out.println(tracer.trace);
+        }
     }
 }

@@ -12,12 +12,12 @@ import org.objectweb.asm.Type;
 /**
  * Runs a placed thread's task from a frame that stack traces do not show: a method of a hidden
  * class, which the JVM leaves out of a {@code Throwable}'s stack trace and of
- * {@code Thread.getStackTrace} as it leaves out a lambda's own class. On one JVM
- * {@code Thread.run} calls a task's {@code run} directly, and a program that prints the stack trace
- * of an exception its thread caught prints that; a worker's own frames between the two (the
- * placed thread's start and end) would show in it. The work before and after the task is done by
- * {@link Around#before} and {@link Around#after}, which return before and start after the task's
- * run, so none of their frames is below the task's either.
+ * {@code Thread.getStackTrace} as it leaves out a lambda's own class. On one JVM a thread's stack
+ * starts with {@code Thread.run} calling a task's {@code run} (or with a {@code Thread} subclass's
+ * own {@code run}), and a program that prints the stack trace of an exception its thread caught
+ * prints that; a worker's own frames between them (the placed thread's start and end) would show.
+ * The work before and after the task is done by {@link Around#before} and {@link Around#after},
+ * which return before and start after the task's run, so none of their frames is below it either.
  */
 final class TaskFrames {
     /** What a placed thread does around its task. */
@@ -31,19 +31,30 @@ final class TaskFrames {
     }
 
     private static final String AROUND = Type.getInternalName(Around.class);
-    private static final MethodHandle MAKE = hiddenRunnable();
+    /** (Around) -> a hidden Runnable, for a thread whose task is a Runnable: Thread.run calls it. */
+    private static final MethodHandle RUNNABLE = hidden("Runnable", "java/lang/Object", new String[] {"java/lang/Runnable"},
+            MethodType.methodType(void.class), Runnable.class);
+    /** (Around, ThreadGroup, String) -> a hidden Thread, for a task that is a Thread subclass: nothing is below its run. */
+    private static final MethodHandle THREAD = hidden("Thread", "java/lang/Thread", new String[0],
+            MethodType.methodType(void.class, ThreadGroup.class, String.class), Thread.class);
 
     private TaskFrames() {}
 
-    /** Nothing but this class's initialization, which writes and defines the hidden class (tens of milliseconds in a fresh JVM). */
+    /** Nothing but this class's initialization, which writes and defines the hidden classes (tens of milliseconds in a fresh JVM). */
     static void prepare() {
         // the class initializer did the work
     }
 
-    /** A runnable that calls {@code around}'s before, its task's run and its after, from a hidden frame. */
-    static Runnable around(Around around) {
+    /**
+     * An unstarted thread in {@code group} named {@code name} that calls {@code around}'s before,
+     * its task's run and its after, with a stack like the one the task has on one JVM.
+     */
+    static Thread thread(ThreadGroup group, String name, Around around) {
         try {
-            return (Runnable) MAKE.invoke(around);
+            if (around.task() instanceof Thread) {
+                return (Thread) THREAD.invoke(around, group, name);
+            }
+            return new Thread(group, (Runnable) RUNNABLE.invoke(around), name);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable e) {
@@ -51,40 +62,60 @@ final class TaskFrames {
         }
     }
 
-    /** {@code final class TaskFrames$Frame implements Runnable { final Around around; public void run() {...} }}, hidden. */
-    private static MethodHandle hiddenRunnable() {
-        String name = Type.getInternalName(TaskFrames.class) + "$Frame";
+    /**
+     * {@code final class TaskFrames$<kind> extends <superclass> implements <interfaces> { final Around
+     * around; <init>(Around, <super's parameters>); public void run() {...} }}, hidden; returns its
+     * constructor, typed {@code (Around, <super's parameters>) -> <type>}.
+     */
+    private static MethodHandle hidden(String kind, String superclass, String[] interfaces, MethodType superConstructor,
+            Class<?> type) {
+        String name = Type.getInternalName(TaskFrames.class) + "$" + kind;
         ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS | ClassWriter.COMPUTE_FRAMES) {
             @Override
             protected String getCommonSuperClass(String type1, String type2) {
                 return "java/lang/Object"; // only Throwable and null meet, which ASM merges itself
             }
         };
-        writer.visit(Opcodes.V17, Opcodes.ACC_FINAL | Opcodes.ACC_SUPER, name, null, "java/lang/Object",
-                new String[] {"java/lang/Runnable"});
+        writer.visit(Opcodes.V17, Opcodes.ACC_FINAL | Opcodes.ACC_SUPER, name, null, superclass, interfaces);
         writer.visitField(Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL, "around", "L" + AROUND + ";", null, null).visitEnd();
-        MethodVisitor init = writer.visitMethod(0, "<init>", "(L" + AROUND + ";)V", null, null);
+        MethodType constructor = superConstructor.insertParameterTypes(0, Around.class);
+        MethodVisitor init = writer.visitMethod(0, "<init>", constructor.toMethodDescriptorString(), null, null);
         init.visitCode();
         init.visitVarInsn(Opcodes.ALOAD, 0);
-        init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
+        for (int p = 0; p < superConstructor.parameterCount(); p++) {
+            init.visitVarInsn(Opcodes.ALOAD, p + 2);
+        }
+        init.visitMethodInsn(Opcodes.INVOKESPECIAL, superclass, "<init>", superConstructor.toMethodDescriptorString(), false);
         init.visitVarInsn(Opcodes.ALOAD, 0);
         init.visitVarInsn(Opcodes.ALOAD, 1);
         init.visitFieldInsn(Opcodes.PUTFIELD, name, "around", "L" + AROUND + ";");
         init.visitInsn(Opcodes.RETURN);
         init.visitMaxs(0, 0);
         init.visitEnd();
-        MethodVisitor run = writer.visitMethod(Opcodes.ACC_PUBLIC, "run", "()V", null, null);
+        writeRun(writer.visitMethod(Opcodes.ACC_PUBLIC, "run", "()V", null, null), name);
+        writer.visitEnd();
+        try {
+            MethodHandles.Lookup hidden = MethodHandles.lookup().defineHiddenClass(writer.toByteArray(), true);
+            return hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class, constructor.parameterArray()))
+                    .asType(constructor.changeReturnType(type));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** {@code around.before(); Throwable thrown = null; try { around.task().run(); } catch (Throwable t) { thrown = t; } around.after(thrown);} */
+    private static void writeRun(MethodVisitor run, String owner) {
         run.visitCode();
         Label start = new Label();
         Label end = new Label();
         Label handler = new Label();
         Label after = new Label();
         run.visitTryCatchBlock(start, end, handler, "java/lang/Throwable");
-        aroundCall(run, name, "before", "()V");
+        aroundCall(run, owner, "before", "()V");
         run.visitInsn(Opcodes.ACONST_NULL);
         run.visitVarInsn(Opcodes.ASTORE, 1);
         run.visitLabel(start);
-        aroundCall(run, name, "task", "()Ljava/lang/Runnable;");
+        aroundCall(run, owner, "task", "()Ljava/lang/Runnable;");
         run.visitMethodInsn(Opcodes.INVOKEINTERFACE, "java/lang/Runnable", "run", "()V", true);
         run.visitLabel(end);
         run.visitJumpInsn(Opcodes.GOTO, after);
@@ -92,20 +123,12 @@ final class TaskFrames {
         run.visitVarInsn(Opcodes.ASTORE, 1);
         run.visitLabel(after);
         run.visitVarInsn(Opcodes.ALOAD, 0);
-        run.visitFieldInsn(Opcodes.GETFIELD, name, "around", "L" + AROUND + ";");
+        run.visitFieldInsn(Opcodes.GETFIELD, owner, "around", "L" + AROUND + ";");
         run.visitVarInsn(Opcodes.ALOAD, 1);
         run.visitMethodInsn(Opcodes.INVOKEINTERFACE, AROUND, "after", "(Ljava/lang/Throwable;)V", true);
         run.visitInsn(Opcodes.RETURN);
         run.visitMaxs(0, 0);
         run.visitEnd();
-        writer.visitEnd();
-        try {
-            MethodHandles.Lookup hidden = MethodHandles.lookup().defineHiddenClass(writer.toByteArray(), true);
-            return hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class, Around.class))
-                    .asType(MethodType.methodType(Runnable.class, Around.class));
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
     }
 
     private static void aroundCall(MethodVisitor run, String owner, String method, String descriptor) {

@@ -79,7 +79,7 @@ final class ThreadsPlacedHere {
                 reader.ref();
             }
             space.applyChanges(reader, acknowledged); // what happened-before start(), into copies held here
-            Thread thread = new Thread(PROGRAM_GROUP, TaskFrames.around(new PlacedTask(id, name, daemon, priority, task)), name);
+            Thread thread = TaskFrames.thread(PROGRAM_GROUP, name, new PlacedTask(id, name, daemon, priority, task));
             thread.setDaemon(daemon);
             thread.setPriority(priority);
             thread.setContextClassLoader(space.loader());
