@@ -28,7 +28,11 @@ public final class EnvironmentReaders {
 
         @Override
         public void run() {
-            trace = traceOfAFailure(10 + number);
+            StringBuilder own = new StringBuilder(" | its own stack:");
+            for (StackTraceElement frame : Thread.currentThread().getStackTrace()) {
+                own.append(' ').append(frame.getClassName()).append('.').append(frame.getMethodName());
+            }
+            trace = traceOfAFailure(10 + number) + own;
         }
     }
 

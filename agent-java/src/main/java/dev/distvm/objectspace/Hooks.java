@@ -3,6 +3,7 @@ package dev.distvm.objectspace;
 import dev.distvm.exit.Exits;
 import dev.distvm.report.ApplicationThreads;
 import dev.distvm.report.ThreadPlacement;
+import java.util.Arrays;
 
 /**
  * The runtime side of the rewriter's single-system-image transformations: rewritten application
@@ -324,6 +325,22 @@ public final class Hooks {
             return h.placed().isAlive(thread);
         }
         return onThisNode(thread, "isAlive").isAlive();
+    }
+
+    /**
+     * {@code Thread.getStackTrace()}: asked of the thread that runs it on this node (a placed
+     * {@code Thread} subclass's object on a worker is a copy, not a started thread, whose stack is
+     * empty), without dist's frames (this hook's, among them); a thread running on another node has
+     * no stack here, as a thread not alive has none.
+     */
+    public static StackTraceElement[] stackTrace(Thread thread) {
+        WorkerRuntime w = worker;
+        Thread running = w == null ? thread : w.threads().runningHere(thread);
+        if (running == null) {
+            return new StackTraceElement[0];
+        }
+        return Arrays.stream(running.getStackTrace()).filter(frame -> !frame.getClassName().startsWith("dev.distvm."))
+                .toArray(StackTraceElement[]::new);
     }
 
     /**

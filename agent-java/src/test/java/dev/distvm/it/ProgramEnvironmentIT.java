@@ -31,8 +31,10 @@ class ProgramEnvironmentIT {
                 "[7/fast/0 3,25 Asia/Tokyo, 7/fast/0 4,25 Asia/Tokyo, 7/fast/0 5,25 Asia/Tokyo,"
                 + " 7/fast/0 6,25 Asia/Tokyo]", "names | reader-0 | reader-1 | reader-2, renamed by itself | reader-3",
                 trace(0), trace(1), trace(2), trace(3), "set by thread 0",
-                "thread 10 <- itapp.EnvironmentReaders.traceOfAFailure <- itapp.EnvironmentReaders$Tracer.run",
-                "thread 11 <- itapp.EnvironmentReaders.traceOfAFailure <- itapp.EnvironmentReaders$Tracer.run"), Jvm.plainStdout(Jvm.TEST_CLASSES.toString(), List.of("-Ditapp.size=7", PROGRAM)));
+                "thread 10 <- itapp.EnvironmentReaders.traceOfAFailure <- itapp.EnvironmentReaders$Tracer.run"
+                        + " | its own stack: java.lang.Thread.getStackTrace itapp.EnvironmentReaders$Tracer.run",
+                "thread 11 <- itapp.EnvironmentReaders.traceOfAFailure <- itapp.EnvironmentReaders$Tracer.run"
+                        + " | its own stack: java.lang.Thread.getStackTrace itapp.EnvironmentReaders$Tracer.run"), Jvm.plainStdout(Jvm.TEST_CLASSES.toString(), List.of("-Ditapp.size=7", PROGRAM)));
         String json = Jvm.reportOfARunLikePlain(temp.resolve("run.json"), 2, OPTIONS, PROGRAM);
         RunReports.assertPlacedOnAWorker(json, "reader-0");
         RunReports.assertPlacedOnAWorker(json, "reader-2");

@@ -59,6 +59,8 @@ final class CallSiteRewriter extends ClassVisitor {
                 virtual(isThread, "join", "(JI)V", RuntimeHooks.JOIN_MILLIS_NANOS, Kind.THREAD_JOIN),
                 virtual(isThread, "isAlive", "()Z", RuntimeHooks.IS_ALIVE, Kind.THREAD_IS_ALIVE),
                 virtual(isThread, "getState", "()Ljava/lang/Thread$State;", RuntimeHooks.THREAD_STATE, Kind.THREAD_IS_ALIVE),
+                virtual(isThread, "getStackTrace", "()[Ljava/lang/StackTraceElement;", RuntimeHooks.STACK_TRACE,
+                        Kind.THREAD_IS_ALIVE),
                 virtual(isThread, "getId", "()J", RuntimeHooks.THREAD_ID, Kind.THREAD_ID),
                 virtual(isThread, "threadId", "()J", RuntimeHooks.THREAD_ID, Kind.THREAD_ID),
                 virtual(isThread, "interrupt", "()V", RuntimeHooks.INTERRUPT, Kind.THREAD_INTERRUPT),

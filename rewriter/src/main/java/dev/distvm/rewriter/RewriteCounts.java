@@ -20,7 +20,7 @@ public final class RewriteCounts {
         NOTIFY(true),
         THREAD_START(true),
         THREAD_JOIN(true),
-        /** isAlive() and getState(). */
+        /** isAlive(), getState() and getStackTrace(). */
         THREAD_IS_ALIVE(true),
         /** activeCount() and enumerate(Thread[]) of Thread and ThreadGroup: the program's threads of every node. */
         THREAD_COUNT(true),

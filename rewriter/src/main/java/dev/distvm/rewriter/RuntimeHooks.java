@@ -63,6 +63,7 @@ public final class RuntimeHooks {
     public static final Method JOIN_MILLIS_NANOS = Method.getMethod("void join (Thread, long, int)");
     public static final Method IS_ALIVE = Method.getMethod("boolean isAlive (Thread)");
     public static final Method THREAD_STATE = Method.getMethod("Thread$State threadState (Thread)");
+    public static final Method STACK_TRACE = Method.getMethod("StackTraceElement[] stackTrace (Thread)");
     public static final Method THREAD_ID = Method.getMethod("long threadId (Thread)");
     public static final Method INTERRUPT = Method.getMethod("void interrupt (Thread)");
     public static final Method IS_INTERRUPTED = Method.getMethod("boolean isInterrupted (Thread)");
