@@ -37,7 +37,7 @@ final class HomeRuntime {
     private final StaticsInReach statics = new StaticsInReach();
     private final ShortThreads shortThreads = new ShortThreads();
     /** Made with the runtime, in dist's start before {@code main}: what the program sets later is its own. */
-    private final ProgramEnvironment properties = ProgramEnvironment.atStart(
+    private final ProgramEnvironment environment = ProgramEnvironment.atStart(
             List.of(ProcessHandle.current().info().arguments().orElse(new String[0])));
     private final PlacedThreads placed;
     private final PlacementPolicy placement;
@@ -135,7 +135,7 @@ final class HomeRuntime {
             w.body().appendString(thread.getName());
             w.body().appendBoolean(thread.isDaemon());
             w.body().appendInt(thread.getPriority());
-            properties.writeChanges(node.getId(), w.body());
+            environment.writeChanges(node.getId(), w.body());
             ThreadTasks.write(thread, root, w);
             // The statics its code uses, which it would fetch at once, one round trip each,
             // while the home's own threads compete with the answer for the home's CPU; the
@@ -204,7 +204,7 @@ final class HomeRuntime {
         ByteBuffer in = reader.body();
         long id = in.getLong();
         long ranNanos = in.getLong();
-        properties.applyFromWorker(message.sender(), in); // before the join that follows the end returns
+        environment.applyFromWorker(message.sender(), in); // before the join that follows the end returns
         String name = WireReader.string(in);
         Throwable uncaught = in.get() != 0 ? UncaughtExceptions.read(in, space.loader()) : null;
         space.applyRelease(message.sender(), reader);

@@ -116,31 +116,37 @@ final class ProgramEnvironment {
         Properties agreed = agreedOnWorker();
         read(in, (key, value) -> {
             set(key, value);
-            if (value == null) {
-                agreed.remove(key);
-            } else {
-                agreed.setProperty(key, value);
-            }
+            agree(agreed, key, value);
         });
     }
 
-    /** A worker's side of a placed thread's end: what this node's placed threads set or cleared since the last. */
+    /**
+     * A worker's side of a placed thread's end: what this node's placed threads set or cleared
+     * since the last. Asked at every placed thread's end: no copy of the properties.
+     */
     static synchronized void writeLeftByThreads(WireBuffer out) {
         Properties agreed = agreedOnWorker();
-        Set<String> keys = new HashSet<>(agreed.stringPropertyNames());
-        keys.addAll(System.getProperties().stringPropertyNames());
-        List<String> changed = new ArrayList<>();
-        Map<String, String> values = new HashMap<>();
-        for (String key : keys) {
-            String value = System.getProperty(key);
-            if (!Objects.equals(value, agreed.getProperty(key))) {
-                changed.add(key);
-                values.put(key, value);
+        Map<String, String> changed = new HashMap<>();
+        System.getProperties().forEach((key, value) -> {
+            if (key instanceof String name && value instanceof String text && !text.equals(agreed.getProperty(name))) {
+                changed.put(name, text);
             }
+        });
+        agreed.forEach((key, value) -> {
+            if (key instanceof String name && System.getProperty(name) == null) {
+                changed.put(name, null);
+            }
+        });
+        write(out, new ArrayList<>(changed.keySet()), changed);
+        changed.forEach((key, value) -> agree(agreed, key, value));
+    }
+
+    private static void agree(Properties agreed, String key, String value) {
+        if (value == null) {
+            agreed.remove(key);
+        } else {
+            agreed.setProperty(key, value);
         }
-        write(out, changed, values);
-        agreed.clear();
-        agreed.putAll(System.getProperties());
     }
 
     private static Properties agreedOnWorker() {
