@@ -797,6 +797,66 @@ final class Cases {
         return null;
     }
 
+    private static void startAndJoin(Thread[] threads) throws InterruptedException {
+        for (Thread t : threads) {
+            t.start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+    }
+
+    /**
+     * A large array, sent to workers on demand, whose first chunk every node writes in two phases:
+     * first each thread writes 7 into its own elements, then, after start and join, each writes 0
+     * into its neighbour's, and the values of the first phase must be gone. A node that still held
+     * that chunk as it got it (zeros) and took a 0 written over the neighbour's 7 for no change would
+     * leave the 7 standing; and elements far apart that no node wrote since must keep main's values.
+     */
+    static String oneChunkWrittenByTwoNodes() throws InterruptedException {
+        int[] large = new int[8 << 20]; // 32 MB: sent on demand
+        for (int e = 1024; e < large.length; e += 1 << 20) {
+            large[e] = e;
+        }
+        // Two tasks, not one with a parameter: the threads of a task that ran briefly are kept home
+        // after four of them (ShortThreads), and these must run on every node.
+        Thread[] sevens = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            sevens[i] = new Thread(() -> {
+                for (int e = mine; e < 256; e += THREADS) {
+                    large[e] = 7;
+                }
+            }, "chunk-writer-" + i);
+        }
+        startAndJoin(sevens);
+        Thread[] zeros = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int neighbours = (i + 1) % THREADS;
+            zeros[i] = new Thread(() -> {
+                for (int e = neighbours; e < 256; e += THREADS) {
+                    large[e] = 0;
+                }
+            }, "chunk-clearer-" + i);
+        }
+        startAndJoin(zeros);
+        for (int e = 0; e < 256; e++) {
+            if (large[e] != 0) {
+                return "element " + e + " is " + large[e] + " after every node wrote 0 over the 7s";
+            }
+        }
+        Thread reader = new Thread(() -> {
+            long s = 0;
+            for (int e = 1024; e < large.length; e += 1 << 20) {
+                s += large[e] - e;
+            }
+            large[0] = (int) s;
+        }, "far-reader");
+        reader.start();
+        reader.join();
+        return large[0] == 0 ? null : "a thread saw main's far elements off by " + large[0];
+    }
+
     /**
      * A large array that main writes after it became shared, one element per thread far apart,
      * handed over under a lock: each thread must see main's element and main every thread's.

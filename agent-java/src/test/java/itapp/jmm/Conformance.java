@@ -41,6 +41,7 @@ public final class Conformance {
         check("identity-hash", Cases.identityHash());
         check("string-identity", Cases.stringIdentity());
         check("one-chunk-many-writers", Cases.oneChunkManyWriters());
+        check("one-chunk-written-by-two-nodes", Cases.oneChunkWrittenByTwoNodes());
         check("large-array-few-elements", Cases.largeArrayFewElements());
         check("arrays-written-by-jdk-code", Cases.arraysWrittenByJdkCode());
         check("thread-names", Cases.threadNames());

@@ -69,9 +69,12 @@ final class ApplicationTransformer implements ClassFileTransformer {
         rewrite(loader, bytes, name -> APPLICATION.test(name) || name.startsWith(packagePrefix));
     }
 
+    /** A worker's arrays may have chunks still at the home: its classes fault them in before they read them. */
     private static byte[] rewrite(ClassLoader loader, byte[] bytes, Predicate<String> isApplication) {
         ClassHierarchy hierarchy = new ClassHierarchy(loader);
-        return new ClassRewriter(RuntimeHooks.OWNER, isApplication, hierarchy, hierarchy::isThread,
-                hierarchy).rewrite(bytes).bytes();
+        ClassRewriter rewriter = ObjectSpace.isWorker()
+                ? ClassRewriter.forWorkers(RuntimeHooks.OWNER, isApplication, hierarchy, hierarchy::isThread, hierarchy)
+                : new ClassRewriter(RuntimeHooks.OWNER, isApplication, hierarchy, hierarchy::isThread, hierarchy);
+        return rewriter.rewrite(bytes).bytes();
     }
 }

@@ -10,6 +10,7 @@ import dev.distvm.node.proto.ReportRequest;
 import dev.distvm.objectspace.ObjectSpace;
 import dev.distvm.report.ApplicationThreads;
 import dev.distvm.report.MonitorHandOverCounts;
+import dev.distvm.report.OnDemandCounts;
 import dev.distvm.report.NodeCounters;
 import dev.distvm.report.RunStops;
 import dev.distvm.report.ThreadPlacement;
@@ -113,6 +114,8 @@ public final class NodeRuntime {
                 .addAllMonitorHandOvers(MonitorHandOverCounts.listed())
                 .setMonitorClassesNotListed(MonitorHandOverCounts.notListed())
                 .setVolatilePushes(NodeCounters.VOLATILE_PUSHES.sum())
+                .addAllOnDemand(OnDemandCounts.listed())
+                .setOnDemandClassesNotListed(OnDemandCounts.notListed())
                 .setObjectBytesSent(NodeCounters.objectBytesSent())
                 .setObjectBytesReceived(NodeCounters.objectBytesReceived());
         if (NativeAgent.isLoaded()) {

@@ -47,16 +47,9 @@ final class ArrayStores {
     private static volatile Function<Object, ArrayWrites> registry = array -> null;
 
     static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            MethodType stored = MethodType.methodType(void.class, Object.class, int.class);
-            STORED = NOTHING_SHARED.guardWithTest(MethodHandles.empty(stored), lookup.findStatic(ArrayStores.class, "track", stored));
-            MethodType passed = MethodType.methodType(void.class, Object.class);
-            PASSED = NOTHING_SHARED.guardWithTest(MethodHandles.empty(passed),
-                    lookup.findStatic(ArrayStores.class, "trackPassed", passed));
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
+        MethodHandles.Lookup lookup = MethodHandles.lookup();
+        STORED = SwitchedHooks.onceSwitched(NOTHING_SHARED, lookup, "track", MethodType.methodType(void.class, Object.class, int.class));
+        PASSED = SwitchedHooks.onceSwitched(NOTHING_SHARED, lookup, "trackPassed", MethodType.methodType(void.class, Object.class));
     }
     private static final class Entry extends WeakReference<Object> {
         final ArrayWrites writes;
@@ -111,24 +104,12 @@ final class ArrayStores {
     }
 
     static void stored(Object array, int index) {
-        try {
-            STORED.invokeExact(array, index);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new IllegalStateException(e);
-        }
+        SwitchedHooks.call(STORED, array, index);
     }
 
     /** JDK code the array was passed to has returned: it may have written any element. */
     static void passed(Object array) {
-        try {
-            PASSED.invokeExact(array);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new IllegalStateException(e);
-        }
+        SwitchedHooks.call(PASSED, array);
     }
 
     private static void track(Object array, int index) {

@@ -23,6 +23,12 @@ interface Holders {
     final class Pushed {
         Twin state;
         int leaseFromBirth = NO_LEASE;
+        /**
+         * For a large array the destination gets on demand: which of its chunks it lacks (non-zero
+         * flags); the message then carries these flags instead of the values, and {@link #state} is
+         * the zeros the destination's new array holds.
+         */
+        byte[] absentChunks;
     }
 
     /**
@@ -41,6 +47,12 @@ interface Holders {
 
     /** The identity hash of a holder as the whole cluster sees it. */
     int identityHash(Object holder);
+
+    /**
+     * How many bytes of arrays sent on demand one message may make here: such an array is made
+     * without its values (a flag per chunk travels), so this, not the message's size, bounds it.
+     */
+    long onDemandAllowance();
 
     /** The class loader of the program's classes on this node. */
     ClassLoader loader();

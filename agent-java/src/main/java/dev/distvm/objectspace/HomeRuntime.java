@@ -11,6 +11,7 @@ import dev.distvm.io.HomeOutput;
 import dev.distvm.node.proto.NodeMessageType;
 import dev.distvm.report.ApplicationThreads;
 import dev.distvm.report.NodeCounters;
+import dev.distvm.report.OnDemandCounts;
 import dev.distvm.report.ThreadPlacement;
 import dev.distvm.transport.Endpoint;
 import dev.distvm.transport.Inbound;
@@ -79,6 +80,16 @@ final class HomeRuntime {
                 m -> SpaceMessages.of(space.drop(m.sender(), SpaceMessages.bytes(SpaceMessages.body(m)))));
         SpaceMessages.serveAtOnce(endpoint, workers, NodeMessageType.SPACE_REFRESH_VALUE,
                 m -> space.write(m.sender(), w -> space.writeVolatileReadRefresh(m.sender(), w)));
+        SpaceMessages.serveAtOnce(endpoint, workers, NodeMessageType.SPACE_FETCH_VALUE, m -> {
+            ByteBuffer asked = space.read(m.sender(), SpaceMessages.body(m)).body();
+            long id = asked.getLong();
+            int from = asked.getInt();
+            int to = asked.getInt();
+            Class<?>[] array = new Class<?>[1];
+            WireBuffer answer = space.write(m.sender(), w -> array[0] = space.writeFetched(m.sender(), id, from, to, w));
+            OnDemandCounts.fetched(array[0], to - from, answer.length());
+            return answer;
+        });
         SpaceMessages.serve(endpoint, workers, NodeMessageType.SPACE_STATICS_VALUE, m -> CompletableFuture.supplyAsync(() -> statics(m)));
         // Enters and waits are answered; exits (with their release) and notifies travel one way.
         SpaceMessages.serve(endpoint, workers, NodeMessageType.SPACE_MONITOR_VALUE, m -> m.kind() == Kind.REQUEST ? delegates.monitor(m)

@@ -3,6 +3,7 @@ package dev.distvm.objectspace;
 import dev.distvm.objectspace.Twin.Change;
 import dev.distvm.objectspace.WireReader.Arrived;
 import dev.distvm.report.NodeCounters;
+import dev.distvm.report.OnDemandCounts;
 import dev.distvm.transport.WireBuffer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -16,6 +17,7 @@ import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -40,6 +42,15 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * it, it is collected and its entries go.
  */
 final class HomeSpace {
+    /**
+     * Arrays of primitives at least this large go to a worker on demand: without their values,
+     * which it fetches a run of chunks at a time where its threads read or write them, so a
+     * thread that uses a part of a large array receives that part (and the updates of the chunks
+     * it fetched), not the whole. Smaller ones travel whole: while any array of a worker lacks a
+     * chunk, its every array read looks the array up, which makes tight loops several times
+     * slower ({@link ArrayReads}), a price worth paying only for arrays that would take long to send.
+     */
+    static final long ON_DEMAND_BYTES = 32 << 20;
     /** How stale a volatile read's refresh may leave the arrays: bounded staleness's millisecond. */
     private static final long STALENESS_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** A registry entry: weak to the master, so that only a view or the program keeps it alive. */
@@ -117,6 +128,12 @@ final class HomeSpace {
         throw new IllegalStateException("node " + node + " pushed an object whose monitor it holds, and no delegates serve leases here");
     };
 
+    private static boolean goesOnDemand(Object holder) {
+        Class<?> component = holder.getClass().getComponentType();
+        return component != null && component.isPrimitive()
+                && PrimitiveArrays.bytesOf(component, java.lang.reflect.Array.getLength(holder)) >= ON_DEMAND_BYTES;
+    }
+
     /** Takes a master's monitor for a worker's lease: one it pushed home while a thread there held its monitor. */
     interface LeasesFromBirth {
         void hold(int node, int lease, Object master);
@@ -135,13 +152,30 @@ final class HomeSpace {
         /** An array's marks, and the last of their sweeps this worker's twin has compared (see {@link ArrayWrites}). */
         final ArrayWrites writes;
         long comparedThrough;
+        /**
+         * For an array the worker got on demand (else null): the chunks it fetched, whose changes a
+         * refresh sends, and those it lacks, whose changes need no word. A change to any other
+         * chunk (zeros it got with the array, or its own writes) is told as {@link AbsentChunks.Changed},
+         * and the chunk is absent from then on.
+         */
+        final BitSet followed;
+        final BitSet absent;
 
-        Seen(Object master, Twin twin, long lastNamed, ArrayWrites writes, long comparedThrough) {
+        Seen(Object master, Twin twin, long lastNamed, ArrayWrites writes, long comparedThrough, byte[] absentChunks) {
             this.master = master;
             this.twin = twin;
             this.lastNamed = lastNamed;
             this.writes = writes;
             this.comparedThrough = comparedThrough;
+            this.followed = absentChunks == null ? null : new BitSet(absentChunks.length);
+            this.absent = absentChunks == null ? null : new BitSet(absentChunks.length);
+            if (absentChunks != null) {
+                for (int c = 0; c < absentChunks.length; c++) {
+                    if (absentChunks[c] != 0) {
+                        absent.set(c);
+                    }
+                }
+            }
         }
     }
 
@@ -169,8 +203,8 @@ final class HomeSpace {
         }
 
         /** {@code comparedThrough}: the holder's sweeps before {@code twin} was taken of it. */
-        void see(long id, Object holder, Twin twin, long named, long comparedThrough) {
-            seen.put(id, new Seen(holder, twin, named, arrayWrites(holder), comparedThrough));
+        void see(long id, Object holder, Twin twin, long named, long comparedThrough, byte[] absentChunks) {
+            seen.put(id, new Seen(holder, twin, named, arrayWrites(holder), comparedThrough, absentChunks));
             tracking.shared(id, WriteTracking.arrayLength(holder));
         }
 
@@ -199,15 +233,26 @@ final class HomeSpace {
                 Twin twin;
                 long sweeps = sweepsOf(holder);
                 try {
-                    twin = Twin.of(holder);
+                    if (goesOnDemand(holder)) {
+                        pushed.absentChunks = PrimitiveArrays.nonZeroChunks(holder);
+                        twin = Twin.ofZeros(holder);
+                        OnDemandCounts.sentOnDemand(holder.getClass());
+                    } else {
+                        twin = Twin.of(holder);
+                    }
                 } catch (RuntimeException e) {
                     unexport(List.of(holder), this);
                     throw e;
                 }
-                see(id, holder, twin, writing(), sweeps);
+                see(id, holder, twin, writing(), sweeps, pushed.absentChunks);
                 pushed.state = twin;
             }
             return id;
+        }
+
+        @Override
+        public long onDemandAllowance() {
+            return 0; // a worker sends its arrays whole
         }
 
         @Override
@@ -629,13 +674,91 @@ final class HomeSpace {
                     continue; // an array nobody wrote since this worker last saw it
                 }
             }
-            List<Change> changed = seen.twin.changes(seen.master, written);
+            List<Change> changed = seen.followed == null ? seen.twin.changes(seen.master, written)
+                    : onDemandChanges(seen, written);
             if (!changed.isEmpty()) {
                 next.seen().lastNamed = view.writing();
                 groups.add(new WireFormat.Group(next.id(), changed, next.seen().twin.inChunks()));
             }
         }
         return ScanOrder.applyOrder(groups);
+    }
+
+    /**
+     * The changes of an array a worker got on demand, in {@code written} (null: anywhere): the
+     * values of the chunks it fetched, a word for those it holds but did not fetch and that now
+     * differ from what it has (absent from then on), nothing for those it lacks.
+     */
+    private static List<Change> onDemandChanges(Seen seen, int[] written) {
+        int length = java.lang.reflect.Array.getLength(seen.master);
+        int[] ranges = written != null ? written : new int[] {0, length};
+        List<Integer> followedRanges = new ArrayList<>();
+        List<Change> told = new ArrayList<>();
+        for (int r = 0; r < ranges.length; r += 2) {
+            for (int c = ranges[r] >>> AbsentChunks.CHUNK_SHIFT; c < AbsentChunks.chunks(ranges[r + 1]); c++) {
+                int from = c << AbsentChunks.CHUNK_SHIFT;
+                int to = Math.min(length, from + (1 << AbsentChunks.CHUNK_SHIFT));
+                if (seen.followed.get(c)) {
+                    int last = followedRanges.size() - 1;
+                    if (last > 0 && followedRanges.get(last) == from) {
+                        followedRanges.set(last, to);
+                    } else {
+                        followedRanges.add(from);
+                        followedRanges.add(to);
+                    }
+                } else if (!seen.absent.get(c) && seen.twin.differs(seen.master, from, to)) {
+                    seen.absent.set(c);
+                    Change previous = told.isEmpty() ? null : told.get(told.size() - 1);
+                    if (previous != null && previous.slot() + ((AbsentChunks.Changed) previous.value()).elements() == from) {
+                        told.set(told.size() - 1, new Change(previous.slot(), new AbsentChunks.Changed(to - previous.slot())));
+                    } else {
+                        told.add(new Change(from, new AbsentChunks.Changed(to - from)));
+                    }
+                }
+            }
+        }
+        List<Change> changes = new ArrayList<>(told);
+        if (!followedRanges.isEmpty()) {
+            changes.addAll(seen.twin.changes(seen.master, followedRanges.stream().mapToInt(Integer::intValue).toArray()));
+        }
+        return changes;
+    }
+
+    /**
+     * The answer to a worker's fault: the values of chunks [from, to) of an array it got on
+     * demand, as changes from what it holds, followed from now on. Written under the masters'
+     * read lock, so it sees each release whole. Returns the array's class.
+     */
+    Class<?> writeFetched(int node, long id, int from, int to, WireWriter writer) {
+        View view = view(node);
+        synchronized (view) {
+            mastersAsAWhole.readLock().lock();
+            try {
+                Seen seen = view.seen.get(id);
+                if (seen == null || seen.followed == null) {
+                    throw new IllegalStateException("node " + node + " asked for chunks of object " + Long.toHexString(id)
+                            + ", which it did not get on demand");
+                }
+                int length = java.lang.reflect.Array.getLength(seen.master);
+                int chunks = AbsentChunks.chunks(length);
+                if (from < 0 || from >= to || to > chunks) {
+                    throw new IllegalArgumentException("node " + node + " asked for chunks [" + from + ", " + to + ") of an array of "
+                            + chunks);
+                }
+                List<Change> changes = seen.twin.changes(seen.master,
+                        new int[] {from << AbsentChunks.CHUNK_SHIFT, Math.min(length, to << AbsentChunks.CHUNK_SHIFT)});
+                seen.followed.set(from, to);
+                seen.absent.clear(from, to);
+                seen.lastNamed = view.writing();
+                writer.body().appendLong(id);
+                writer.body().appendInt(from);
+                writer.body().appendInt(to);
+                WireFormat.changeGroups(writer, changes.isEmpty() ? List.of() : List.of(new WireFormat.Group(id, changes, true)));
+                return seen.master.getClass();
+            } finally {
+                mastersAsAWhole.readLock().unlock();
+            }
+        }
     }
 
     /** A shared thing a refresh compares. */
@@ -650,7 +773,7 @@ final class HomeSpace {
                 ForwardedCalls.refuseFromWorker(arrived.holder()); // a worker's own never comes (WorkerSpace.share)
                 // Named by the worker, not by a home message: a drop need not wait for any of those.
                 view.see(arrived.id(), arrived.holder(), Twin.install(arrived.holder(), arrived.values()), 0,
-                        sweepsOf(arrived.holder()));
+                        sweepsOf(arrived.holder()), null);
                 if (arrived.leaseFromBirth() != Holders.NO_LEASE) {
                     // Before anything of the message is applied: until then nobody here can reach the new master.
                     leasesFromBirth.hold(node, arrived.leaseFromBirth(), arrived.holder());

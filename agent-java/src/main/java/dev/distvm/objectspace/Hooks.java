@@ -53,39 +53,61 @@ public final class Hooks {
     }
 
     // ---- array stores: each replaces one store instruction, then marks the chunk if the array is shared ----
+    // On a worker the element's chunk must be here first (AbsentChunks says why a write needs it too).
 
     public static void storeInt(int[] array, int index, int value) {
+        if (ON_WORKER) {
+            ArrayReads.read(array, index);
+        }
         array[index] = value;
         ArrayStores.stored(array, index);
     }
 
     public static void storeLong(long[] array, int index, long value) {
+        if (ON_WORKER) {
+            ArrayReads.read(array, index);
+        }
         array[index] = value;
         ArrayStores.stored(array, index);
     }
 
     public static void storeFloat(float[] array, int index, float value) {
+        if (ON_WORKER) {
+            ArrayReads.read(array, index);
+        }
         array[index] = value;
         ArrayStores.stored(array, index);
     }
 
     public static void storeDouble(double[] array, int index, double value) {
+        if (ON_WORKER) {
+            ArrayReads.read(array, index);
+        }
         array[index] = value;
         ArrayStores.stored(array, index);
     }
 
     public static void storeChar(char[] array, int index, char value) {
+        if (ON_WORKER) {
+            ArrayReads.read(array, index);
+        }
         array[index] = value;
         ArrayStores.stored(array, index);
     }
 
     public static void storeShort(short[] array, int index, short value) {
+        if (ON_WORKER) {
+            ArrayReads.read(array, index);
+        }
         array[index] = value;
         ArrayStores.stored(array, index);
     }
 
     /** {@code bastore}, which serves both {@code byte[]} and {@code boolean[]} (keeping the value's lowest bit). */
     public static void storeByteOrBoolean(Object array, int index, int value) {
+        if (ON_WORKER) {
+            ArrayReads.read(array, index);
+        }
         if (array instanceof byte[] bytes) {
             bytes[index] = (byte) value;
         } else {
@@ -94,9 +116,22 @@ public final class Hooks {
         ArrayStores.stored(array, index);
     }
 
+    /** Arrays of references are never absent in part: they travel whole. */
     public static void storeReference(Object[] array, int index, Object value) {
         array[index] = value;
         ArrayStores.stored(array, index);
+    }
+
+    // ---- array reads on a worker (the rewriter emits these there only) ----
+
+    /** Before a primitive element read: its chunk is faulted in if it is absent here ({@link AbsentChunks}). */
+    public static void arrayRead(Object array, int index) {
+        ArrayReads.read(array, index);
+    }
+
+    /** Before JDK code is handed {@code array}: every absent chunk of it (or of the arrays it holds) is faulted in. */
+    public static void arrayPassing(Object array) {
+        ArrayReads.passing(array);
     }
 
     /** After a JDK method that was handed {@code array} returned: it may have written any element. */

@@ -25,7 +25,7 @@ public final class ObjectSpace {
         worker = isWorker;
     }
 
-    static boolean isWorker() {
+    public static boolean isWorker() {
         return worker;
     }
 
@@ -37,6 +37,9 @@ public final class ObjectSpace {
     public static void prepareInBackground() {
         DaemonThreads.start("dist-prepare", () -> {
             ArrayStores.prepare();
+            if (worker) {
+                ArrayReads.prepare();
+            }
             Lambdas.prepare();
         }).setPriority(Thread.MIN_PRIORITY);
     }

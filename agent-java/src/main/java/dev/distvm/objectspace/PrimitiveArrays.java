@@ -11,7 +11,7 @@ final class PrimitiveArrays {
     /** The bytes of elements a flag of {@link #writeWhole} stands for. */
     static final int BLOCK_BYTES = 32;
     /** Elements compared with zero at once: a chunk of zeros stays behind (a multiple of every block's count). */
-    private static final int ZERO_ELEMENTS = 1024;
+    private static final int ZERO_ELEMENTS = 1 << ArrayWrites.CHUNK_SHIFT;
     /** Per array class, an array of {@link #ZERO_ELEMENTS} zeros to compare chunks with. */
     private static final ClassValue<Object> ZEROS = new ClassValue<>() {
         @Override
@@ -114,6 +114,34 @@ final class PrimitiveArrays {
         out.appendInt(length);
         out.appendBytes(carried);
         forEachRun(carried, perBlock, length, (from, to) -> put(out, array, from, to - from));
+    }
+
+    /**
+     * A flag per chunk ({@link ArrayWrites}), 1 where {@code array} holds anything but
+     * zeros: what a worker sent the array on demand lacks (its new array holds the zeros already).
+     */
+    static byte[] nonZeroChunks(Object array) {
+        int length = java.lang.reflect.Array.getLength(array);
+        byte[] flags = new byte[blocks(length, ZERO_ELEMENTS)];
+        for (int c = 0; c < flags.length; c++) {
+            int from = c * ZERO_ELEMENTS;
+            flags[c] = (byte) (isZero(array, from, Math.min(length, from + ZERO_ELEMENTS)) ? 0 : 1);
+        }
+        return flags;
+    }
+
+    /** Sets every element of {@code array} to zero. */
+    static void clear(Object array) {
+        Object zeros = ZEROS.get(array.getClass());
+        int length = java.lang.reflect.Array.getLength(array);
+        for (int from = 0; from < length; from += ZERO_ELEMENTS) {
+            System.arraycopy(zeros, 0, array, from, Math.min(ZERO_ELEMENTS, length - from));
+        }
+    }
+
+    /** The bytes of an array of {@code length} such elements. */
+    static long bytesOf(Class<?> component, int length) {
+        return (long) length * sizeOf(component);
     }
 
     /** The most bytes {@link #writeWhole} takes for {@code array}. */

@@ -23,6 +23,15 @@ abstract class Twin {
         return PrimitiveArrays.isPrimitiveArray(holder) ? new ArrayTwin(holder) : new SlotTwin(holder);
     }
 
+    /**
+     * The twin of a primitive array whose receiver has a fresh array of the same length: zeros on
+     * both sides, until the receiver fetches the chunks it uses (an array sent on demand).
+     */
+    static Twin ofZeros(Object array) {
+        int length = java.lang.reflect.Array.getLength(array);
+        return new ArrayTwin(java.lang.reflect.Array.newInstance(array.getClass().getComponentType(), length), length);
+    }
+
     /** Gives a fresh holder the state another node sent (as {@link #state} wrote it) and returns its twin. */
     static Twin install(Object holder, Object[] state) {
         if (PrimitiveArrays.isPrimitiveArray(holder)) {
@@ -71,6 +80,9 @@ abstract class Twin {
      * pairs; null for all): an array's chunks written since the last look ({@link ArrayWrites}).
      */
     abstract List<Change> changes(Object holder, int[] ranges);
+
+    /** Whether the holder's slots [from, to) differ from the values agreed on (the twin unchanged). */
+    abstract boolean differs(Object holder, int from, int to);
 
     /** How many slots from {@code change.slot()} on a change covers. */
     static int span(Change change) {
@@ -144,6 +156,16 @@ abstract class Twin {
                 }
             }
             return changes;
+        }
+
+        @Override
+        synchronized boolean differs(Object holder, int from, int to) {
+            for (int i = from; i < to; i++) {
+                if (!slots.same(i, slots.get(holder, i), agreed[i])) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         @Override
@@ -237,6 +259,11 @@ abstract class Twin {
                 }
             }
             return changes;
+        }
+
+        @Override
+        synchronized boolean differs(Object holder, int from, int to) {
+            return PrimitiveArrays.mismatch(holder, agreed, from, to) >= 0;
         }
 
         @Override

@@ -125,20 +125,32 @@ final class WireReader {
         Object[] created = new Object[count];
         boolean[] isNew = new boolean[count];
         long leastStateBytes = 0;
+        long onDemandBytes = 0;
         for (int i = 0; i < count; i++) {
             ids[i] = in.getLong();
             created[i] = holders.byId(ids[i]);
             isNew[i] = created[i] == null;
-            kinds[i] = Holders.Kind.values()[Byte.toUnsignedInt(in.get()) % Holders.Kind.values().length];
+            int kind = Byte.toUnsignedInt(in.get());
+            boolean onDemand = (kind & WireWriter.ON_DEMAND) != 0;
+            kinds[i] = Holders.Kind.values()[(kind & ~WireWriter.ON_DEMAND) % Holders.Kind.values().length];
             types[i] = load(string(in));
-            if (types[i].isArray() != (kinds[i] == Holders.Kind.ARRAY)) {
+            if (types[i].isArray() != (kinds[i] == Holders.Kind.ARRAY)
+                    || onDemand && !(types[i].isArray() && types[i].getComponentType().isPrimitive())) {
                 throw new IllegalArgumentException("object-space message: a holder of kind " + kinds[i] + " and class "
-                        + types[i].getName());
+                        + types[i].getName() + (onDemand ? " on demand" : ""));
             }
             lengths[i] = kinds[i] == Holders.Kind.ARRAY ? in.getInt() : 0;
+            if (onDemand && lengths[i] >= 0) {
+                // Made without its values: the receiver's allowance bounds it, not the message.
+                onDemandBytes += PrimitiveArrays.bytesOf(types[i].getComponentType(), lengths[i]);
+                if (onDemandBytes > holders.onDemandAllowance()) {
+                    throw new IllegalArgumentException("object-space message: arrays of " + onDemandBytes
+                            + " bytes on demand, more than the " + holders.onDemandAllowance() + " this node accepts");
+                }
+            }
             // The states follow the headers, each at least this long: all of them must fit what is
             // left, so that the holders made below stay within what the message justifies.
-            leastStateBytes += leastStateBytes(types[i], lengths[i]);
+            leastStateBytes += onDemand ? AbsentChunks.chunks(Math.max(0, lengths[i])) : leastStateBytes(types[i], lengths[i]);
             if (lengths[i] < 0 || leastStateBytes > in.remaining()) {
                 throw new IllegalArgumentException("object-space message: an array of " + lengths[i] + " does not fit the message");
             }
@@ -199,6 +211,8 @@ final class WireReader {
             case WireWriter.RUN -> MaskedRun.read(in);
             case WireWriter.LAMBDA -> Lambdas.read(this);
             case WireWriter.THROWABLE -> UncaughtExceptions.read(in, loader);
+            case WireWriter.ABSENT_CHUNKS -> new AbsentChunks.Flags(bytes(in));
+            case WireWriter.CHANGED_CHUNKS -> new AbsentChunks.Changed(count(in));
             default -> throw new IllegalArgumentException("object-space message: unknown value tag " + tag);
         };
     }
@@ -223,6 +237,24 @@ final class WireReader {
     @SuppressWarnings({"unchecked", "rawtypes"})
     private Object enumConstant(String className, String name) {
         return Enum.valueOf((Class) load(className), name);
+    }
+
+    /** A count that need not fit the message (elements that stay at their home), but not a negative one. */
+    private static int count(ByteBuffer in) {
+        int count = in.getInt();
+        if (count < 0) {
+            throw new IllegalArgumentException("object-space message: a count of " + count);
+        }
+        return count;
+    }
+
+    /** [int length][bytes]. */
+    private static byte[] bytes(ByteBuffer in) {
+        int length = in.getInt();
+        bounded(in, length);
+        byte[] bytes = new byte[length];
+        in.get(bytes);
+        return bytes;
     }
 
     static void bounded(ByteBuffer in, int count) {

@@ -23,7 +23,9 @@ import java.util.Set;
 final class WireWriter {
     static final int NULL = 0, BOOLEAN = 1, BYTE = 2, CHAR = 3, SHORT = 4, INT = 5, LONG = 6, FLOAT = 7,
             DOUBLE = 8, STRING = 9, CLASS = 10, REF = 11, ENUM = 12, CHUNK = 13, RUN = 14, LAMBDA = 15,
-            INTERNED_STRING = 16, THROWABLE = 17;
+            INTERNED_STRING = 16, THROWABLE = 17, ABSENT_CHUNKS = 18, CHANGED_CHUNKS = 19;
+    /** In a holder's header, on its kind: an array sent on demand, whose state is its absent chunks' flags. */
+    static final int ON_DEMAND = 0x80;
     /** Where the body starts: after the sequence, the acknowledged count and the body's length. */
     static final int BODY_START = 2 * Long.BYTES + Integer.BYTES;
 
@@ -96,6 +98,14 @@ final class WireWriter {
     private void drain() {
         while (!pending.isEmpty()) {
             Object[] entry = pending.poll();
+            if (entry[2] instanceof byte[] absentChunks) {
+                WireBuffer out = states.room(Integer.BYTES * 2 + 1 + absentChunks.length);
+                out.appendInt(1);
+                out.appendByte((byte) ABSENT_CHUNKS);
+                out.appendInt(absentChunks.length);
+                out.appendBytes(absentChunks);
+                continue;
+            }
             Twin twin = (Twin) entry[1];
             Object[] values = twin.state();
             WireBuffer out = states.room(sizeAbout(values, twin.inChunks()));
@@ -125,7 +135,7 @@ final class WireWriter {
                 headers.appendByte((byte) Holders.Kind.STATICS.ordinal());
                 headers.appendString(c.getName());
             } else if (holder.getClass().isArray()) {
-                headers.appendByte((byte) Holders.Kind.ARRAY.ordinal());
+                headers.appendByte((byte) (Holders.Kind.ARRAY.ordinal() | (pushed.absentChunks != null ? ON_DEMAND : 0)));
                 headers.appendString(holder.getClass().getName());
                 headers.appendInt(java.lang.reflect.Array.getLength(holder));
                 headers.appendInt(holders.identityHash(holder));
@@ -136,7 +146,7 @@ final class WireWriter {
                 headers.appendInt(holders.identityHash(holder));
                 headers.appendInt(pushed.leaseFromBirth);
             }
-            pending.add(new Object[] {holder, pushed.state});
+            pending.add(new Object[] {holder, pushed.state, pushed.absentChunks});
             shared.add(holder);
         }
         return id;
@@ -146,6 +156,9 @@ final class WireWriter {
         if (value instanceof MaskedRun run) {
             out.appendByte((byte) RUN);
             run.write(out);
+        } else if (value instanceof AbsentChunks.Changed changed) {
+            out.appendByte((byte) CHANGED_CHUNKS);
+            out.appendInt(changed.elements());
         } else if (chunk) {
             out.appendByte((byte) CHUNK);
             PrimitiveArrays.writeWhole(out, value);

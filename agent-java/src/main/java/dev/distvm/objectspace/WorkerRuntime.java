@@ -5,6 +5,7 @@ import dev.distvm.exit.HomeEndedException;
 import dev.distvm.io.WorkerStreams;
 import dev.distvm.node.proto.NodeMessageType;
 import dev.distvm.report.NodeCounters;
+import dev.distvm.report.OnDemandCounts;
 import dev.distvm.transport.Endpoint;
 import dev.distvm.transport.WireBuffer;
 import dev.distvm.transport.Inbound;
@@ -54,6 +55,7 @@ final class WorkerRuntime {
         this.toHome = new HomeConnection(endpoint, home);
         this.space = new WorkerSpace(endpoint::nodeId, loader);
         ArrayStores.useRegistry(space::arrayWrites);
+        ArrayReads.useRegistry(space::absentChunks, this::fetch);
         this.collector = new CopyCollector(space,
                 request -> SpaceMessages.bytes(toHome.call(NodeMessageType.SPACE_DROP_VALUE, SpaceMessages.of(request),
                         Duration.ofSeconds(60))));
@@ -226,6 +228,25 @@ final class WorkerRuntime {
                 space.volatiles.refreshed(asked);
             }
             return null;
+        });
+    }
+
+    /**
+     * A fault: fetches chunks [from, to) of an array this worker got on demand from the home and
+     * applies them (in the order of the home's messages, like any other) before it returns.
+     */
+    private void fetch(Object array, AbsentChunks chunks, int from, int to) {
+        coherently(() -> {
+            WireWriter request = new WireWriter(space);
+            request.body().appendLong(chunks.id);
+            request.body().appendInt(from);
+            request.body().appendInt(to);
+            ByteBuffer reply = toHome.call(NodeMessageType.SPACE_FETCH_VALUE, request.finish(), Duration.ofSeconds(60));
+            OnDemandCounts.fetched(array.getClass(), to - from, reply.remaining());
+            space.receive(reply, (reader, acknowledged) -> {
+                space.applyFetched(reader, acknowledged);
+                return null;
+            });
         });
     }
 

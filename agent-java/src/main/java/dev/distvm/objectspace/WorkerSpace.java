@@ -2,6 +2,7 @@ package dev.distvm.objectspace;
 
 import dev.distvm.objectspace.Twin.Change;
 import dev.distvm.objectspace.WireReader.Arrived;
+import dev.distvm.report.OnDemandCounts;
 import dev.distvm.transport.WireBuffer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -57,6 +58,8 @@ final class WorkerSpace implements Holders {
         volatile Twin twin;
         /** An array's written chunks (null for other holders). */
         volatile ArrayWrites writes;
+        /** An array's chunks that are not here (null: it came whole, see {@link AbsentChunks}). */
+        volatile AbsentChunks absent;
 
         Copy(Object holder, long id, int identityHash, Twin twin, ReferenceQueue<Object> collected) {
             super(holder, collected);
@@ -114,6 +117,22 @@ final class WorkerSpace implements Holders {
     /** Who makes the lease of an object pushed home while a thread here holds its monitor (see {@link #share}). */
     void leasesFromBirthThrough(ToIntFunction<Object> leases) {
         leaseFromBirth = leases;
+    }
+
+    /** The absent chunks of an array copy that came on demand, null for any other array (see {@link ArrayReads}). */
+    synchronized AbsentChunks absentChunks(Object array) {
+        Copy copy = byHolder.get(array);
+        return copy == null ? null : copy.absent;
+    }
+
+    /**
+     * Arrays on demand are made here without their values: a message may make as many bytes of them
+     * as half the heap has room for (their twins take as much again), and the next fails.
+     */
+    @Override
+    public long onDemandAllowance() {
+        Runtime runtime = Runtime.getRuntime();
+        return (runtime.maxMemory() - (runtime.totalMemory() - runtime.freeMemory())) / 2;
     }
 
     /** The written-chunk marks of an array copy, null for an array that is not one (see {@link ArrayStores}). */
@@ -334,18 +353,86 @@ final class WorkerSpace implements Holders {
                 throw new IllegalStateException("the home sent changes of object " + Long.toHexString(id)
                         + ", which this worker does not hold");
             }
-            copy.twin.refresh(holder, changes, acknowledged);
+            copy.twin.refresh(holder, chunksLost(copy, holder, changes), acknowledged);
         });
         return whole;
     }
 
+    /**
+     * Takes the home's words that chunks of an array on demand changed out of {@code changes}: those
+     * chunks are absent from now on; returns the rest, the values of the chunks this worker fetched.
+     */
+    private static List<Change> chunksLost(Copy copy, Object holder, List<Change> changes) {
+        List<Change> values = null;
+        for (int i = 0; i < changes.size(); i++) {
+            Change change = changes.get(i);
+            if (change.value() instanceof AbsentChunks.Changed changed) {
+                AbsentChunks absent = copy.absent;
+                if (absent == null) {
+                    throw new IllegalStateException("the home said chunks of object " + Long.toHexString(copy.id)
+                            + " changed, which this worker did not get on demand");
+                }
+                int from = change.slot() >>> AbsentChunks.CHUNK_SHIFT;
+                if (absent.lose(from, AbsentChunks.chunks(change.slot() + changed.elements()))) {
+                    ArrayReads.incomplete(holder, absent);
+                }
+                if (values == null) {
+                    values = new ArrayList<>(changes.subList(0, i));
+                }
+            } else if (values != null) {
+                values.add(change);
+            }
+        }
+        return values == null ? changes : values;
+    }
+
+    /**
+     * Applies the home's answer to a fault ({@link HomeSpace#writeFetched}): the values of the chunks
+     * asked for, which are here from now on.
+     */
+    void applyFetched(WireReader reader, long acknowledged) {
+        ByteBuffer body = reader.body();
+        long id = body.getLong();
+        int from = body.getInt();
+        int to = body.getInt();
+        Copy copy;
+        Object holder;
+        synchronized (this) {
+            copy = copies.get(id);
+            holder = copy == null ? null : holderOf(copy);
+        }
+        if (holder == null || copy.twin == null || copy.absent == null) {
+            throw new IllegalStateException("the home sent chunks of object " + Long.toHexString(id)
+                    + ", which this worker did not get on demand");
+        }
+        WireFormat.readChangeGroups(reader, (changedId, changes) -> copy.twin.refresh(holder, changes, acknowledged));
+        if (copy.absent.arrived(from, to)) {
+            ArrayReads.complete(copy.absent);
+        }
+    }
+
     private void install(Arrived arrived) {
         Object holder = arrived.holder();
-        Twin twin = Twin.install(holder, arrived.values());
+        AbsentChunks absent = null;
+        Twin twin;
+        if (arrived.values().length == 1 && arrived.values()[0] instanceof AbsentChunks.Flags flags) {
+            // Sent on demand: zeros here and in the twin, the chunks that are not zeros at the home absent.
+            if (!PrimitiveArrays.isPrimitiveArray(holder)) {
+                throw new IllegalArgumentException("object-space message: a " + holder.getClass().getName() + " sent on demand");
+            }
+            PrimitiveArrays.clear(holder);
+            OnDemandCounts.sentOnDemand(holder.getClass());
+            ArrayReads.onDemand();
+            absent = new AbsentChunks(arrived.id(), java.lang.reflect.Array.getLength(holder), flags.absent());
+            twin = Twin.ofZeros(holder);
+        } else {
+            twin = Twin.install(holder, arrived.values());
+        }
         Copy copy;
         synchronized (this) {
             copy = byHolder.get(holder);
             copy.twin = twin;
+            copy.absent = absent;
         }
         becameCopy(copy, holder);
     }
@@ -365,6 +452,9 @@ final class WorkerSpace implements Holders {
         } else if (holder.getClass().isArray()) {
             copy.writes = ArrayStores.shared(holder);
             ArrayStores.registered();
+            if (copy.absent != null && copy.absent.anyAbsent()) {
+                ArrayReads.incomplete(holder, copy.absent); // a copy made again from its twin is another object
+            }
         }
         tracking.shared(copy, WriteTracking.arrayLength(holder));
     }
@@ -485,6 +575,9 @@ final class WorkerSpace implements Holders {
             tombstones.add(copy.id);
         }
         tracking.forget(copy);
+        if (copy.absent != null) {
+            ArrayReads.complete(copy.absent); // the object is gone: no read can reach it any more
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.distvm.report;
 
 import dev.distvm.node.proto.MonitorHandOvers;
+import dev.distvm.node.proto.OnDemand;
 import dev.distvm.node.proto.NodeReport;
 import dev.distvm.node.proto.ThreadRecord;
 import java.io.IOException;
@@ -86,6 +87,17 @@ public final class RunReport {
                     .append(", \"acrossNodes\": ").append(h.getAcrossNodes()).append('}');
         }
         json.append("], \"monitorClassesNotListed\": ").append(node.getMonitorClassesNotListed())
+                .append(",\n     \"onDemand\": [");
+        List<OnDemand> onDemand = node.getOnDemandList();
+        for (int i = 0; i < onDemand.size(); i++) {
+            OnDemand d = onDemand.get(i);
+            json.append(i == 0 ? "" : ", ").append("{\"class\": ").append(quote(d.getClassName()))
+                    .append(", \"arrays\": ").append(d.getArrays())
+                    .append(", \"fetches\": ").append(d.getFetches())
+                    .append(", \"chunks\": ").append(d.getChunks())
+                    .append(", \"bytes\": ").append(d.getBytes()).append('}');
+        }
+        json.append("], \"onDemandClassesNotListed\": ").append(node.getOnDemandClassesNotListed())
                 .append(",\n     \"placements\": ");
         stringArray(json, node.getPlacementsList());
         json.append(", \"placementsNotListed\": ").append(node.getPlacementsNotListed());

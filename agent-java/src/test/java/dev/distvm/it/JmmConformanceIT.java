@@ -23,7 +23,7 @@ class JmmConformanceIT {
             "wait-notify-need-the-monitor", "timed-wait",
             "interrupt-waiting", "interrupt-sleeping", "reentrant-synchronized", "own-monitors-made-by-the-threads",
             "published-while-locked", "requests-waited-on-by-their-makers", "lock-hand-over-chain", "static-synchronized",
-            "class-initializer-once", "identity-by-two-paths", "identity-hash", "string-identity", "one-chunk-many-writers",
+            "class-initializer-once", "identity-by-two-paths", "identity-hash", "string-identity", "one-chunk-many-writers", "one-chunk-written-by-two-nodes",
             "large-array-few-elements", "arrays-written-by-jdk-code", "thread-names",
             "lambdas-reached-by-tasks", "plain-object-locks", "thread-locals",
             "hashes-under-jdk-superclasses", "threads-asking-about-themselves", "latches-and-barriers",

@@ -35,6 +35,15 @@ final class FuzzHolders implements Holders {
         return System.identityHashCode(holder);
     }
 
+    /**
+     * What a worker grants is its free heap; here a part of the decoder contract's fixed allowance,
+     * so that arrays on demand are fuzzed too and stay within what the contract checks.
+     */
+    @Override
+    public long onDemandAllowance() {
+        return 256 << 10;
+    }
+
     @Override
     public ClassLoader loader() {
         return FuzzHolders.class.getClassLoader();

@@ -29,6 +29,9 @@ import java.util.Set;
  *       1.5x]: releases cost what was written, not what is shared; the small object's release
  *       with the array shared is printed beside it. The release is a volatile write's, sent one
  *       way;
+ *   <li>a thread on the worker that reads an eighth of a shared 64 MB array ({@code perfapp.PartialRead}):
+ *       the object-space bytes the worker received, from the run report, vs the array's size
+ *       [issue 15: at most a quarter];
  *   <li>a counter under one monitor, 4 threads on 2 nodes ({@code samples.sync.SyncMethods} on its
  *       shared counter, a million calls a thread so that the threads' start does not decide the
  *       figure), vs the same kernel on one plain JVM [issue 16: at most 3x]; pinned, each node and
@@ -48,6 +51,8 @@ public final class ObjectSpaceCosts {
     private static final String USAGE = "usage: ObjectSpaceCosts [--build DIR] [--repeats N] [--unpinned]";
     private static final List<String> PROGRAM = List.of("perfapp.SsiCosts");
     private static final List<String> COUNTER = List.of("samples.sync.SyncMethods", "4", "1000000", "shared");
+    private static final List<String> PARTIAL_READ = List.of("perfapp.PartialRead");
+    private static final double PARTIAL_READ_ARRAY_BYTES = 64.0 * 1024 * 1024;
 
     private ObjectSpaceCosts() {}
 
@@ -70,7 +75,9 @@ public final class ObjectSpaceCosts {
         List<Double> releaseRatios = new ArrayList<>();
         List<Double> volatileRatios = new ArrayList<>();
         List<Double> counterRatios = new ArrayList<>();
+        List<Double> partialReadShares = new ArrayList<>();
         String counted = runs.output(SampleRuns.PLAIN, "samples.jar", COUNTER);
+        String partiallyRead = runs.output(SampleRuns.PLAIN, "perf-app.jar", PARTIAL_READ);
         for (int r = 1; r <= repeats; r++) {
             double raw = MpiPingPong.raw(false, rawServer).latencyMicros();
             Map<String, Double> dist = parse(runs.output(2, "perf-app.jar", PROGRAM));
@@ -110,15 +117,43 @@ public final class ObjectSpaceCosts {
             System.out.printf("  a counter under one monitor, 4 threads x 1,000,000 calls: 2 nodes %.0f ms = %.2fx one plain"
                     + " JVM (%.0f ms; target <= 3x)%n", counterDist, counterDist / counterPlain, counterPlain);
             counterRatios.add(counterDist / counterPlain);
+            double moved = partialReadMoved(runs, partiallyRead);
+            System.out.printf("  a thread on the worker reading an eighth of a shared 64 MB array: the worker received %.1f MB"
+                    + " = %.3f of the array (target <= 0.25)%n", moved / 1e6, moved / PARTIAL_READ_ARRAY_BYTES);
+            partialReadShares.add(moved / PARTIAL_READ_ARRAY_BYTES);
             faultRatios.add(dist.get("fault_us") / raw);
             readRatios.add(copyRead / dist.get("worker_local_read_ns"));
             monitorRatios.add(monitorRatio);
         }
         System.out.printf("medians of %d runs: object fault %.2fx raw, copy read %.2fx a local read, shared monitor"
                 + " re-entered %.2fx a local one, spinning volatile read %.2fx a local one, 1 MB array release %.2fx a"
-                + " small object's, shared counter on 2 nodes %.2fx one JVM%n",
+                + " small object's, shared counter on 2 nodes %.2fx one JVM, an eighth of 64 MB read on the worker moved"
+                + " %.3f of it%n",
                 repeats, median(faultRatios), median(readRatios), median(monitorRatios), median(volatileRatios),
-                median(releaseRatios), median(counterRatios));
+                median(releaseRatios), median(counterRatios), median(partialReadShares));
+    }
+
+    /**
+     * Runs {@code perfapp.PartialRead} on 2 nodes with a report and returns the object-space bytes its
+     * worker received, after checking that it printed what a plain JVM prints and that one reader ran there.
+     */
+    private static double partialReadMoved(SampleRuns runs, String expected) throws IOException, InterruptedException {
+        Path report = java.nio.file.Files.createTempFile("dist-partial-read", ".json");
+        try {
+            String printed = runs.output(2, ",report=" + report, "perf-app.jar", PARTIAL_READ);
+            if (!printed.equals(expected)) {
+                throw new IllegalStateException("perfapp.PartialRead printed " + printed + " where a plain JVM printed " + expected);
+            }
+            String json = java.nio.file.Files.readString(report);
+            java.util.regex.Matcher worker = java.util.regex.Pattern.compile(
+                    "\"role\": \"worker\"(?s:.*?)\"objectSpace\": \\{[^}]*\"bytesReceived\": (\\d+)").matcher(json);
+            if (!json.contains("reader-0: node 2") || !worker.find()) {
+                throw new IllegalStateException("perfapp.PartialRead's first reader did not run on the worker: " + json);
+            }
+            return Double.parseDouble(worker.group(1));
+        } finally {
+            java.nio.file.Files.deleteIfExists(report);
+        }
     }
 
     private static void pinThisJvm(String cpus) throws IOException, InterruptedException {

@@ -41,6 +41,11 @@ final class SampleRuns {
 
     /** What the program printed on stdout; fails when it exits with an error. {@code jar} may name several, ':'-separated. */
     String output(int nodes, String jar, List<String> program) throws IOException, InterruptedException {
+        return output(nodes, "", jar, program);
+    }
+
+    /** As {@link #output(int, String, List)}, with more agent options ({@code ",report=FILE"}, say) after the node count. */
+    String output(int nodes, String moreAgentOptions, String jar, List<String> program) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         if (cpuPerNode) {
             command.addAll(List.of("taskset", "-c", "0"));
@@ -48,7 +53,7 @@ final class SampleRuns {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         if (nodes != PLAIN) {
             command.add("-agentpath:" + build.resolve("libdistjvmti.so").toAbsolutePath());
-            command.add("-javaagent:" + build.resolve("dist.jar").toAbsolutePath() + "=nodes=" + nodes);
+            command.add("-javaagent:" + build.resolve("dist.jar").toAbsolutePath() + "=nodes=" + nodes + moreAgentOptions);
         }
         command.add("-cp");
         command.add(classPath(jar));

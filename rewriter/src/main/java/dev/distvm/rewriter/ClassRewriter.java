@@ -37,6 +37,7 @@ public final class ClassRewriter {
     private final FieldResolver fieldResolver;
     private final Predicate<String> isThread;
     private final JdkInheritance jdkInheritance;
+    private final boolean arrayReadsMayFault;
 
     /**
      * @param hookOwner          internal name of the class implementing {@link RuntimeHooks}: {@link RuntimeHooks#OWNER}
@@ -50,11 +51,32 @@ public final class ClassRewriter {
      */
     public ClassRewriter(String hookOwner, Predicate<String> isApplicationClass, FieldResolver fieldResolver,
             Predicate<String> isThread, JdkInheritance jdkInheritance) {
+        this(hookOwner, isApplicationClass, fieldResolver, isThread, jdkInheritance, false);
+    }
+
+    private ClassRewriter(String hookOwner, Predicate<String> isApplicationClass, FieldResolver fieldResolver,
+            Predicate<String> isThread, JdkInheritance jdkInheritance, boolean arrayReadsMayFault) {
         this.hooks = new HookCalls(hookOwner);
         this.isApplicationClass = isApplicationClass;
         this.fieldResolver = fieldResolver;
         this.isThread = isThread;
         this.jdkInheritance = jdkInheritance;
+        this.arrayReadsMayFault = arrayReadsMayFault;
+    }
+
+    /**
+     * The rewriter for a worker, whose shared primitive arrays may arrive with chunks still at the
+     * home: as the constructor's (the home's), plus {@link ArrayReadRewriter}'s hooks before every
+     * primitive element read and every call that hands arrays to JDK code. Parameters as the
+     * constructor's; for example, in the agent:
+     * <pre>{@code
+     * ClassRewriter rewriter = ClassRewriter.forWorkers(RuntimeHooks.OWNER, isApplication, hierarchy,
+     *         hierarchy::isThread, hierarchy);
+     * }</pre>
+     */
+    public static ClassRewriter forWorkers(String hookOwner, Predicate<String> isApplicationClass,
+            FieldResolver fieldResolver, Predicate<String> isThread, JdkInheritance jdkInheritance) {
+        return new ClassRewriter(hookOwner, isApplicationClass, fieldResolver, isThread, jdkInheritance, true);
     }
 
     /**
@@ -87,6 +109,9 @@ public final class ClassRewriter {
      *       a {@code synchronized native} method is split like any synchronized method.
      *   <li>{@link SynchronizedMethodRewriter} before {@link MonitorRewriter}, so that the monitor
      *       instructions of its wrappers get the same hooks as those of synchronized blocks.
+     *   <li>{@link ArrayReadRewriter} (workers only) before {@link ArrayPassingRewriter}, so that it sees
+     *       the calls of JDK code as compiled, not the {@code $dist$pass$} helpers that hide them; the
+     *       later visitors leave its hook calls alone, as every call of a class under {@code dev/distvm/}.
      *   <li>{@link ArrayPassingRewriter} before {@link CallSiteRewriter}, so that it sees the calls as
      *       compiled, not the hooks that replace some of them.
      * </ul>
@@ -99,6 +124,8 @@ public final class ClassRewriter {
                 next -> new NativeMethodRewriter(next, hooks, counts),
                 next -> new SynchronizedMethodRewriter(next, counts),
                 next -> new MonitorRewriter(next, hooks, counts),
+                next -> arrayReadsMayFault
+                        ? new ArrayReadRewriter(next, hooks, isApplicationClass, jdkInheritance, counts) : next,
                 next -> new ArrayStoreRewriter(next, hooks, counts),
                 next -> new ArrayPassingRewriter(next, hooks, isApplicationClass, jdkInheritance, counts),
                 next -> new CallSiteRewriter(next, hooks, isThread, counts),

@@ -72,7 +72,11 @@ public final class RewriteCounts {
         DIRECT_OLD_INTERFACE(false),
         /** A read of an instance field that is not volatile: a copy always holds its object's state. */
         DIRECT_INSTANCE_READ(false),
-        // ---- arrays (ArrayStoreRewriter, ArrayPassingRewriter) ----
+        // ---- arrays (ArrayReadRewriter on workers only, ArrayStoreRewriter, ArrayPassingRewriter) ----
+        /** A primitive array load preceded by the hook that faults the element's chunk in. */
+        ARRAY_READ(true),
+        /** A call of JDK code preceded by the hook that faults in each array it is handed. */
+        ARRAY_PASSING(true),
         /** An array store instruction replaced by the hook that stores and marks the chunk. */
         ARRAY_STORE(true),
         /** A call of JDK code handed an array, routed through a helper that marks the array afterwards. */

@@ -43,6 +43,12 @@ public final class RuntimeHooks {
     /** The array was handed to JDK code that keeps it and may write it later (a buffer, a list view). */
     public static final Method ARRAY_ALIASED = Method.getMethod("void arrayAliased (Object)");
 
+    // ---- array reads on a worker, whose chunks may not be here yet (ArrayReadRewriter) ----
+    /** Before a primitive array element is read: faults the element's chunk in if the home has not sent it. */
+    public static final Method ARRAY_READ = Method.getMethod("void arrayRead (Object, int)");
+    /** Before JDK code is handed the array (or, for an array of arrays, the arrays in it): every chunk not here yet is faulted in. */
+    public static final Method ARRAY_PASSING = Method.getMethod("void arrayPassing (Object)");
+
     // ---- native methods and monitors ----
     /** Before a native method of an application class runs: its native state is where its class was initialized. */
     public static final Method NATIVE_METHOD = Method.getMethod("void nativeMethod (Class, String)");

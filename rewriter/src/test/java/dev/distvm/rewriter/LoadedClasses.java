@@ -23,6 +23,11 @@ final class LoadedClasses implements FieldResolver {
         return new ClassRewriter(RecordingHooks.OWNER, isSubject, this, this::isThread, this::inheritedFromJdk);
     }
 
+    /** A worker's pipeline for test subjects: the home's plus the array read hooks. */
+    ClassRewriter workerRewriter(Predicate<String> isSubject) {
+        return ClassRewriter.forWorkers(RecordingHooks.OWNER, isSubject, this, this::isThread, this::inheritedFromJdk);
+    }
+
     @Override
     public boolean isVolatile(String owner, String name, String descriptor) {
         for (Class<?> type = load(owner); type != null; type = type.getSuperclass()) {

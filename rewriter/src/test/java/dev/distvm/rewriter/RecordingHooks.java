@@ -1,7 +1,9 @@
 package dev.distvm.rewriter;
 
+import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.StringJoiner;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -14,8 +16,14 @@ import java.util.stream.Stream;
 public final class RecordingHooks {
     static final String OWNER = RecordingHooks.class.getName().replace('.', '/');
     static final List<String> calls = new CopyOnWriteArrayList<>();
-    /** The array hooks' calls, apart: every array store of a subject makes one. */
+    /**
+     * The store, passed and aliased hooks' calls, apart: every array store of a subject makes one. A
+     * worker's read and passing hooks record in {@link #calls}, in order with the subject's notes.
+     */
     static final List<String> arrayCalls = new CopyOnWriteArrayList<>();
+    /** An array on a worker whose elements are not here yet, and the home's: the worker's array hooks fault from one into the other. */
+    private static volatile Object absent;
+    private static volatile Object home;
 
     private RecordingHooks() {}
 
@@ -23,6 +31,14 @@ public final class RecordingHooks {
         calls.clear();
         arrayCalls.clear();
         ObjectSpaceCalls.reset();
+        absent = null;
+        home = null;
+    }
+
+    /** Makes {@code onWorker}'s elements arrive from {@code atHome} only when a hook asks for them. */
+    static void absentUntilAskedFor(Object onWorker, Object atHome) {
+        home = atHome;
+        absent = onWorker;
     }
 
     /** The recorded calls of the given hooks, in order. */
@@ -110,6 +126,34 @@ public final class RecordingHooks {
 
     public static void arrayAliased(Object array) {
         arrayCalls.add("aliased " + (array == null ? "null" : array.getClass().getSimpleName()));
+    }
+
+    /** Records as {@code read int[] 3}. */
+    public static void arrayRead(Object array, int index) {
+        calls.add("read " + typeOf(array) + " " + index);
+        if (array != null && array == absent && index >= 0 && index < Array.getLength(array)) {
+            System.arraycopy(home, index, array, index, 1);
+        }
+    }
+
+    /** Records with the elements the array holds when asked, as {@code passing int[] [0, 0]}: a JDK call has not run yet. */
+    public static void arrayPassing(Object array) {
+        calls.add("passing " + typeOf(array) + " " + elementsOf(array));
+        if (array != null && array == absent) {
+            System.arraycopy(home, 0, array, 0, Array.getLength(array));
+        }
+    }
+
+    private static String typeOf(Object array) {
+        return array == null ? "null" : array.getClass().getSimpleName();
+    }
+
+    private static String elementsOf(Object array) {
+        StringJoiner elements = new StringJoiner(", ", "[", "]");
+        for (int i = 0; array != null && i < Array.getLength(array); i++) {
+            elements.add(String.valueOf(Array.get(array, i)));
+        }
+        return elements.toString();
     }
 
     public static void written(Object target) {

@@ -15,6 +15,7 @@ import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
@@ -26,7 +27,8 @@ import org.objectweb.asm.util.CheckClassAdapter;
 /**
  * A fresh class loader that defines a subject class and its nested classes rewritten for
  * {@link RecordingHooks} (each verified first), and everything else from the test's loader. The
- * subjects are the application classes: they get the whole pipeline, the object space's rewrites too.
+ * subjects are the application classes: they get the whole pipeline, the object space's rewrites too;
+ * the home's, or a worker's ({@link #onWorker}), which adds the array read hooks.
  */
 final class Rewritten extends ClassLoader {
     /** What the concurrency visitors do; the object-space rewrites, which every subject gets, are checked elsewhere. */
@@ -49,17 +51,33 @@ final class Rewritten extends ClassLoader {
 
     /** @param afterRewrite applied to each class file the rewriter changed, before it is verified and defined */
     Rewritten(Class<?> root, UnaryOperator<byte[]> beforeRewrite, UnaryOperator<byte[]> afterRewrite) {
+        this(root, LoadedClasses.OF_TESTS.rewriter(subjects(root)), beforeRewrite, afterRewrite);
+    }
+
+    private Rewritten(Class<?> root, ClassRewriter rewriter, UnaryOperator<byte[]> beforeRewrite,
+            UnaryOperator<byte[]> afterRewrite) {
         super(Rewritten.class.getClassLoader());
         this.root = root.getName();
-        this.rewriter = rewriterFor(root);
+        this.rewriter = rewriter;
         this.beforeRewrite = beforeRewrite;
         this.afterRewrite = afterRewrite;
     }
 
-    /** The pipeline for {@code root} and its nested classes, which are what a {@code Rewritten} defines. */
-    private static ClassRewriter rewriterFor(Class<?> root) {
+    /** {@code root} and its nested classes rewritten as on a worker, with the array read hooks. */
+    static Rewritten onWorker(Class<?> root) {
+        return onWorker(root, UnaryOperator.identity());
+    }
+
+    /** @param beforeRewrite applied to each original class file, to vary its version */
+    static Rewritten onWorker(Class<?> root, UnaryOperator<byte[]> beforeRewrite) {
+        return new Rewritten(root, LoadedClasses.OF_TESTS.workerRewriter(subjects(root)), beforeRewrite,
+                UnaryOperator.identity());
+    }
+
+    /** {@code root} and its nested classes, which are what a {@code Rewritten} defines. */
+    private static Predicate<String> subjects(Class<?> root) {
         String name = Type.getInternalName(root);
-        return LoadedClasses.OF_TESTS.rewriter(internalName -> internalName.equals(name) || internalName.startsWith(name + "$"));
+        return internalName -> internalName.equals(name) || internalName.startsWith(name + "$");
     }
 
     /** The rewritten class file of {@code subject}, taken as {@link #rewrite(Class, byte[])} says. */
@@ -69,7 +87,12 @@ final class Rewritten extends ClassLoader {
 
     /** {@code classFile} rewritten as the class {@code subject} and its nested classes are in a {@code Rewritten}. */
     static byte[] rewrite(Class<?> subject, byte[] classFile) {
-        return rewriterFor(subject).rewrite(classFile).bytes();
+        return LoadedClasses.OF_TESTS.rewriter(subjects(subject)).rewrite(classFile).bytes();
+    }
+
+    /** The class file of {@code subject} rewritten as on a worker. */
+    static byte[] rewriteOnWorker(Class<?> subject) {
+        return LoadedClasses.OF_TESTS.workerRewriter(subjects(subject)).rewrite(bytesOf(subject)).bytes();
     }
 
     static byte[] bytesOf(Class<?> type) {
