@@ -170,22 +170,16 @@ final class ArrayReads {
         if (array == null) {
             return; // the read throws
         }
-        AbsentChunks chunks = incompleteOrNull(array);
-        if (chunks != null && chunks.absent(index)) {
-            int[] run = chunks.toFetch(index);
-            fetcher.fetch(array, chunks, run[0], run[1]);
-        }
-    }
-
-    /** The table's entry for {@code array}, confirmed by the registry (another array may share its identity hash). */
-    private static AbsentChunks incompleteOrNull(Object array) {
         int hash = System.identityHashCode(array);
         for (AbsentChunks c = INCOMPLETE[hash & (TABLE_SIZE - 1)]; c != null; c = c.nextIncomplete) {
-            if (c.incompleteAs == hash) {
-                return registry.apply(array) == c ? c : null;
+            // Another array may have the same identity hash: the registry, asked only for an absent
+            // chunk (it takes a lock), says whether the entry is this array's.
+            if (c.incompleteAs == hash && c.absent(index) && registry.apply(array) == c) {
+                int[] run = c.toFetch(index);
+                fetcher.fetch(array, c, run[0], run[1]);
+                return;
             }
         }
-        return null;
     }
 
     /** JDK code handed an array of arrays reads the arrays in it, to any depth ({@code Arrays.deepToString}). */

@@ -64,6 +64,7 @@ final class HomeRuntime {
             tell(membership, node, NodeMessageType.SPACE_MONITOR_RECALL_VALUE, recall);
         });
         space.leasesFromBirthThrough(delegates::holdFromBirth);
+        space.countWorkersThrough(() -> (int) membership.alive().stream().filter(n -> n.getRole() == Role.WORKER).count());
         space.tellStaleThrough(node -> {
             NodeCounters.VOLATILE_PUSHES.increment();
             tell(membership, node, NodeMessageType.SPACE_VOLATILES_STALE_VALUE, new WireBuffer(0));

@@ -108,11 +108,11 @@ final class MaskedRun {
      * This run without the elements whose stamp (see {@link Twin#refresh}) is above {@code acknowledged}:
      * itself when there are none, null when nothing is left.
      */
-    MaskedRun notStampedAfter(long[] stamps, int from, long acknowledged) {
+    MaskedRun notStampedAfter(Stamps stamps, int from, long acknowledged) {
         int count = count();
         int kept = 0;
         for (int k = 0; k < count; k++) {
-            kept += stamps[from + position(k)] > acknowledged ? 0 : 1;
+            kept += stamps.of(from + position(k)) > acknowledged ? 0 : 1;
         }
         if (kept == count) {
             return this;
@@ -125,7 +125,7 @@ final class MaskedRun {
         int taken = 0;
         for (int k = 0; k < count; k++) {
             int at = position(k);
-            if (stamps[from + at] <= acknowledged) {
+            if (stamps.of(from + at) <= acknowledged) {
                 keptMask[at >>> 6] |= 1L << at;
                 System.arraycopy(values, k, keptValues, taken++, 1);
             }
@@ -134,13 +134,13 @@ final class MaskedRun {
     }
 
     /** Records {@code release} as the latest release to have carried each element of this run. */
-    void stamp(long[] stamps, int from, long release) {
+    void stamp(Stamps stamps, int from, long release) {
         if (positions == null) {
-            java.util.Arrays.fill(stamps, from, from + length, release);
+            stamps.set(from, from + length, release);
             return;
         }
         for (int at : positions) {
-            stamps[from + at] = release;
+            stamps.set(from + at, release);
         }
     }
 

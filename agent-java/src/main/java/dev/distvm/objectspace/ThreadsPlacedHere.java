@@ -146,7 +146,9 @@ final class ThreadsPlacedHere {
                         UncaughtExceptions.write(thrown, w.body(), space.loader());
                     }
                 });
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // An end that does not reach the home leaves its join waiting forever: stop the run
+                // instead, also when the release could not be written (an OutOfMemoryError).
                 runtime.stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + name + " on node " + endpoint.nodeId()
                         + " cannot end coherently: " + WorkerRuntime.reason(e));
             } finally {

@@ -112,7 +112,7 @@ abstract class Twin {
         private final Slots slots;
         private final Object[] agreed;
         /** Per slot, the number of this worker's last release that carried it (copies only; null until one did). */
-        private long[] stamps;
+        private Stamps stamps;
 
         SlotTwin(Object holder) {
             this.type = holder.getClass();
@@ -172,7 +172,7 @@ abstract class Twin {
         synchronized void refresh(Object copy, List<Change> fromHome, long acknowledged) {
             for (Change change : fromHome) {
                 int slot = change.slot();
-                if (stamps != null && stamps[slot] > acknowledged) {
+                if (stamps != null && stamps.of(slot) > acknowledged) {
                     continue;
                 }
                 slots.compareAndSet(copy, slot, agreed[slot], change.value());
@@ -183,10 +183,10 @@ abstract class Twin {
         @Override
         synchronized void released(List<Change> changes, long release) {
             if (stamps == null) {
-                stamps = new long[agreed.length];
+                stamps = new Stamps(agreed.length);
             }
             for (Change change : changes) {
-                stamps[change.slot()] = release;
+                stamps.set(change.slot(), release);
             }
         }
 
@@ -212,7 +212,7 @@ abstract class Twin {
         private final Object agreed;
         private final int length;
         /** Per element, the number of this worker's last release that carried it (copies only; null until one did). */
-        private long[] stamps;
+        private Stamps stamps;
 
         ArrayTwin(Object holder) {
             this(PrimitiveArrays.copyOfRange(holder, 0, java.lang.reflect.Array.getLength(holder)),
@@ -284,7 +284,7 @@ abstract class Twin {
         @Override
         synchronized void released(List<Change> changes, long release) {
             if (stamps == null) {
-                stamps = new long[length];
+                stamps = new Stamps(length);
             }
             for (Change change : changes) {
                 ((MaskedRun) change.value()).stamp(stamps, change.slot(), release);

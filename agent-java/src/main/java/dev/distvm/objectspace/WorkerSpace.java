@@ -126,13 +126,13 @@ final class WorkerSpace implements Holders {
     }
 
     /**
-     * Arrays on demand are made here without their values: a message may make as many bytes of them
-     * as half the heap has room for (their twins take as much again), and the next fails.
+     * Arrays on demand are made here without their values: one message may make up to half the
+     * largest heap this JVM may have (their twins take as much again). Not what is free now, which
+     * counts garbage not yet collected as used: the same arrays sent whole would be allocated too.
      */
     @Override
     public long onDemandAllowance() {
-        Runtime runtime = Runtime.getRuntime();
-        return (runtime.maxMemory() - (runtime.totalMemory() - runtime.freeMemory())) / 2;
+        return Runtime.getRuntime().maxMemory() / 2;
     }
 
     /** The written-chunk marks of an array copy, null for an array that is not one (see {@link ArrayStores}). */
@@ -260,7 +260,9 @@ final class WorkerSpace implements Holders {
             return holder;
         }
         holder = copy.twin.recreate();
-        becameCopy(register(holder, copy.id, copy.identityHash, copy.twin), holder);
+        Copy again = register(holder, copy.id, copy.identityHash, copy.twin);
+        again.absent = copy.absent; // the twin holds what was here: the chunks absent then are absent still
+        becameCopy(again, holder);
         return holder;
     }
 
@@ -575,8 +577,10 @@ final class WorkerSpace implements Holders {
             tombstones.add(copy.id);
         }
         tracking.forget(copy);
-        if (copy.absent != null) {
-            ArrayReads.complete(copy.absent); // the object is gone: no read can reach it any more
+        if (copy.absent != null && copies.get(copy.id) == copy) {
+            // The object is gone: no read can reach it any more. Unless a home message made it again
+            // from its twin before this: the new object shares these chunks and is the one looked up.
+            ArrayReads.complete(copy.absent);
         }
     }
 

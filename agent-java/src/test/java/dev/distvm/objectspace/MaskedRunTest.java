@@ -97,17 +97,31 @@ class MaskedRunTest {
             current[i] = i % 3 == 0 ? 0 : i; // runs of two changed elements
         }
         MaskedRun run = MaskedRun.diff(current, agreed, 0, 200);
-        long[] stamps = new long[200];
-        run.stamp(stamps, 0, 9);
+        Stamps stamps = new Stamps(2000);
+        run.stamp(stamps, 1000, 9); // the run's elements lie at 1000..1199: across two chunks of stamps
         for (int i = 0; i < 200; i++) {
-            assertEquals(i % 3 == 0 ? 0 : 9, stamps[i], "stamp of " + i);
+            assertEquals(i % 3 == 0 ? 0 : 9, stamps.of(1000 + i), "stamp of " + i);
         }
-        assertSame(run, run.notStampedAfter(stamps, 0, 9));
-        assertNull(run.notStampedAfter(stamps, 0, 8));
-        stamps[1] = 0;
-        stamps[199] = 0;
-        MaskedRun kept = run.notStampedAfter(stamps, 0, 8);
+        assertEquals(0, stamps.of(999));
+        assertSame(run, run.notStampedAfter(stamps, 1000, 9));
+        assertNull(run.notStampedAfter(stamps, 1000, 8));
+        stamps.set(1001, 0);
+        stamps.set(1199, 0);
+        MaskedRun kept = run.notStampedAfter(stamps, 1000, 8);
         assertArrayEquals(new long[] {1, 199}, (long[]) kept.values);
+    }
+
+    @Test
+    void stampsOfAWholeRunFillTheChunksItCrosses() {
+        Stamps stamps = new Stamps(5000);
+        stamps.set(1000, 3100, 4);
+        assertEquals(0, stamps.of(999));
+        assertEquals(4, stamps.of(1000));
+        assertEquals(4, stamps.of(2047));
+        assertEquals(4, stamps.of(2048));
+        assertEquals(4, stamps.of(3099));
+        assertEquals(0, stamps.of(3100));
+        assertEquals(0, stamps.of(4999));
     }
 
     @Test

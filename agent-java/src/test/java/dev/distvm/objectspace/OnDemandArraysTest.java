@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.distvm.transport.WireBuffer;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,6 +68,21 @@ class OnDemandArraysTest {
     }
 
     @Test
+    void aSmallerArrayGoesOnDemandWhenEveryWorkerGettingItWholeWouldMoveTooMuch() {
+        int[] master = new int[(int) (HomeSpace.ALWAYS_WHOLE_BYTES / Integer.BYTES) * 2]; // 8 MB
+        master[5] = 1;
+        int[] whole = send(master);
+        assertEquals(1, whole[5], "with one worker, it travels whole");
+        assertEquals(null, worker.absentChunks(whole));
+        home.countWorkersThrough(() -> 8); // 8 MB to each of 8 workers: 64 MB
+        int[] other = new int[master.length];
+        other[5] = 1;
+        int[] onDemand = send(other);
+        assertEquals(0, onDemand[5]);
+        assertTrue(worker.absentChunks(onDemand).absent(5));
+    }
+
+    @Test
     void aFetchBringsItsChunksWhichAreFollowedFromThenOn() {
         int[] master = new int[LENGTH];
         master[3 * CHUNK + 5] = 42;
@@ -93,6 +110,41 @@ class OnDemandArraysTest {
         assertFalse(absent.absent(6 * CHUNK) || absent.absent(8 * CHUNK));
         fetch(master, 7, 8);
         assertEquals(9, copy[7 * CHUNK + 1]);
+    }
+
+    /**
+     * The worker's collector frees a copy whose chunk is absent, and a home message names it again
+     * before the worker has made the freed copy a tombstone: the copy made again from its twin still
+     * lacks the chunk, and a read of it faults, also after the old copy's tombstone is made (which
+     * shares the same chunks and once took the new copy out of the reads' look-up).
+     */
+    @Test
+    void aCopyMadeAgainFromItsTwinStillFaultsItsAbsentChunks() throws InterruptedException {
+        int[] master = new int[LENGTH];
+        master[3 * CHUNK] = 42;
+        long id = sendAndForget(master);
+        for (int attempt = 0; attempt < 500 && worker.copyCount() > 0; attempt++) {
+            System.gc();
+        }
+        assertEquals(0, worker.copyCount(), "500 full collections did not free the copy");
+        int[] again = send(master); // made again from its twin
+        worker.awaitCollected(10); // the freed copy's tombstone, after the new copy
+        assertEquals(id, worker.idOf(again));
+        assertTrue(worker.absentChunks(again).absent(3 * CHUNK));
+        List<String> fetched = new ArrayList<>();
+        ArrayReads.useRegistry(worker::absentChunks, (array, chunks, from, to) -> {
+            fetched.add(from + "-" + to);
+            fetch(master, from, to);
+        });
+        ArrayReads.read(again, 3 * CHUNK);
+        assertEquals(List.of("3-4"), fetched);
+        assertEquals(42, again[3 * CHUNK]);
+    }
+
+    /** Sends {@code master} and keeps no reference to the worker's copy; returns its id. */
+    private long sendAndForget(int[] master) {
+        send(master);
+        return home.idOf(master);
     }
 
     @Test
