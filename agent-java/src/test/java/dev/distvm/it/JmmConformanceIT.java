@@ -60,6 +60,8 @@ class JmmConformanceIT {
             assertTrue(RunReports.monitorHandOvers(json, "java.lang.Object")[1] > 0, json);
             long pushes = RunReports.objectSpaceCounter(json, "volatilePushes").stream().mapToLong(Long::longValue).sum();
             assertTrue(pushes > 0, json);
+            // The 32 MB array of one-chunk-written-by-two-nodes went on demand: its chunks were fetched.
+            assertTrue(RunReports.onDemandFetches(json, "int[]") > 0, json);
         }
     }
 }

@@ -41,6 +41,17 @@ final class RunReports {
         return sums;
     }
 
+    /** Fetches of arrays of {@code className} sent on demand (e.g. "int[]"), summed over the nodes (home: answered). */
+    static long onDemandFetches(String json, String className) {
+        Matcher m = Pattern.compile("\\{\"class\": \"" + Pattern.quote(className)
+                + "\", \"arrays\": \\d+, \"fetches\": (\\d+),").matcher(json);
+        long sum = 0;
+        while (m.find()) {
+            sum += Long.parseLong(m.group(1));
+        }
+        return sum;
+    }
+
     /** The home placed {@code thread} on a worker (a placement "name: node N", not "(home)" or "kept home"). */
     static void assertPlacedOnAWorker(String json, String thread) {
         assertTrue(Pattern.compile("\"" + Pattern.quote(thread) + ": node \\d+\"").matcher(json).find(),
