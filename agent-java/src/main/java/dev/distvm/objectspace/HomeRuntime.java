@@ -229,6 +229,10 @@ final class HomeRuntime {
         space.written(master);
     }
 
+    void written(Object master, Object meta) {
+        space.written(master, meta);
+    }
+
     boolean volatileWriteBeginning(Object master) {
         return space.volatileWriteBeginning(master);
     }

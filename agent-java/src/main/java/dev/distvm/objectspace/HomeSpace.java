@@ -515,6 +515,13 @@ final class HomeSpace {
         }
     }
 
+    /** A write to a shared object, whose meta is its id (the put helper read it): as {@link #written(Object)}. */
+    void written(Object master, Object meta) {
+        if (meta instanceof Long id) {
+            tracked(id); // the meta's own box: a write costs no allocation
+        }
+    }
+
     /** The id of {@code master} if it is shared, else 0. */
     private long sharedId(Object master) {
         if (master instanceof Class<?> type) {
@@ -525,13 +532,12 @@ final class HomeSpace {
         return InjectedState.meta(master) instanceof Long known ? known : 0;
     }
 
-    private void tracked(long id) {
+    private void tracked(Long id) {
         NodeCounters.WRITES_TRACKED.increment();
         markWritten(id, -1);
     }
 
-    private void markWritten(long id, int exceptNode) {
-        Long boxed = id;
+    private void markWritten(Long boxed, int exceptNode) {
         for (View view : views) {
             if (view.node != exceptNode) {
                 view.tracking.written(boxed);

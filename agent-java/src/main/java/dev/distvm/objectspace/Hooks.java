@@ -52,6 +52,24 @@ public final class Hooks {
         }
     }
 
+    /**
+     * A write to a shared object, with its meta as the put helper read it: a worker's {@code Copy}
+     * record (or, for a clone that copied its original's, another object's), the home's id.
+     */
+    public static void written(Object holder, Object meta) {
+        if (ON_WORKER) {
+            WorkerRuntime w = worker;
+            if (w != null) {
+                w.space().written(holder, meta);
+            }
+            return;
+        }
+        HomeRuntime h = home;
+        if (h != null) {
+            h.written(holder, meta);
+        }
+    }
+
     // ---- array stores: each replaces one store instruction, then marks the chunk if the array is shared ----
     // On a worker the element's chunk must be here first (AbsentChunks says why a write needs it too).
 

@@ -461,6 +461,13 @@ final class WorkerSpace implements Holders {
         tracking.shared(copy, WriteTracking.arrayLength(holder));
     }
 
+    /** A write to an object whose meta the put helper read: a copy's record, or another object's (a clone copied it). */
+    void written(Object holder, Object meta) {
+        if (meta instanceof Copy copy && copy.get() == holder) {
+            tracking.written(copy, holder);
+        }
+    }
+
     /** A write to a copy (reported by the rewritten code after the store): the next release compares it. */
     void written(Object holder) {
         if (holder instanceof Class<?> type) {

@@ -289,13 +289,19 @@ final class FieldAccessRewriter extends HelperHost {
         if (helper.isStatic()) {
             method.visitFieldInsn(Opcodes.GETSTATIC, helper.owner(), ObjectStateInjector.STATIC_STATE, "I");
             method.visitJumpInsn(Opcodes.IFEQ, local);
+            pushTarget(method, helper);
+            hooks.invoke(method, RuntimeHooks.WRITTEN);
         } else {
             method.visitVarInsn(Opcodes.ALOAD, 0);
             method.visitFieldInsn(Opcodes.GETFIELD, helper.owner(), ObjectStateInjector.META, "Ljava/lang/Object;");
             method.visitJumpInsn(Opcodes.IFNULL, local);
+            // The meta again, for the hook: read twice rather than kept on the stack, so that the
+            // frame where both paths meet stays the helper's first.
+            method.visitVarInsn(Opcodes.ALOAD, 0);
+            method.visitVarInsn(Opcodes.ALOAD, 0);
+            method.visitFieldInsn(Opcodes.GETFIELD, helper.owner(), ObjectStateInjector.META, "Ljava/lang/Object;");
+            hooks.invoke(method, RuntimeHooks.WRITTEN_WITH_META);
         }
-        pushTarget(method, helper);
-        hooks.invoke(method, RuntimeHooks.WRITTEN);
         method.visitLabel(local);
         if (hasFrames()) {
             Object[] locals = helper.parameters().stream().map(FrameTypes::of).toArray();

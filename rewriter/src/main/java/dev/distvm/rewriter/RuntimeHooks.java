@@ -14,8 +14,13 @@ public final class RuntimeHooks {
     public static final String OWNER = "dev/distvm/objectspace/Hooks";
 
     // ---- the object space: field accesses, class initializers, identity hashes ----
-    /** After a write to a shared object or class: what a release must look at. */
+    /** After a write to a shared class's statics (or, given an object, to that object): what a release must look at. */
     public static final Method WRITTEN = Method.getMethod("void written (Object)");
+    /**
+     * After a write to a shared object, with its meta (the put helper read it to see that the object
+     * is shared): the runtime needs no look-up of the field.
+     */
+    public static final Method WRITTEN_WITH_META = Method.getMethod("void written (Object, Object)");
     /** Before a static access whose class's statics are not valid here. */
     public static final Method STATIC_FAULT = Method.getMethod("void staticFault (Class)");
     /** Before a class initializer: false when the statics come from the home instead. */

@@ -160,6 +160,13 @@ public final class RecordingHooks {
         ObjectSpaceCalls.record("written", target);
     }
 
+    public static void written(Object target, Object meta) {
+        if (meta == null) {
+            throw new AssertionError("written with no meta: the put helper calls the hook only for a shared object");
+        }
+        ObjectSpaceCalls.record("written", target);
+    }
+
     public static void staticFault(Class<?> type) {
         ObjectSpaceCalls.record("staticFault", type);
     }
