@@ -145,7 +145,9 @@ final class WireReader {
                 onDemandBytes += PrimitiveArrays.bytesOf(types[i].getComponentType(), lengths[i]);
                 if (onDemandBytes > holders.onDemandAllowance()) {
                     throw new IllegalArgumentException("object-space message: arrays of " + onDemandBytes
-                            + " bytes on demand, more than the " + holders.onDemandAllowance() + " this node accepts");
+                            + " bytes sent on demand, more than the " + holders.onDemandAllowance() + " this node accepts"
+                            + " (half its largest heap: they and their twins must fit); give the workers a larger heap,"
+                            + " JAVA_TOOL_OPTIONS=-Xmx... for the local ones");
                 }
             }
             // The states follow the headers, each at least this long: all of them must fit what is
