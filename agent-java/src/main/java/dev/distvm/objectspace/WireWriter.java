@@ -13,7 +13,9 @@ import java.util.Set;
  * that the destination does not have yet (found transitively, so the destination never sees an id
  * it cannot resolve). Layout: [sequence][acknowledged][body length][body][holder count][headers][holder states];
  * a header is [id][kind][class name], then for an object or array [length, arrays only][identity
- * hash][the lease that holds its monitor from the start, {@link Holders#NO_LEASE} if none].
+ * hash][the lease that holds its monitor from the start, {@link Holders#NO_LEASE} if none]. An array
+ * sent on demand has {@link #ON_DEMAND} set on its kind, and its state is the flags of its absent
+ * chunks ({@link #ABSENT_CHUNKS}) instead of its values.
  * The body is written straight into the buffer the transport sends, after room for the three
  * numbers; the holders, met while the body is written, are appended to it at the end (the reader
  * creates them before it reads the body). Strings, boxed values, classes and exceptions ({@link Throwables}) travel by value;
