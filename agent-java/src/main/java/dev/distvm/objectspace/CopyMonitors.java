@@ -189,10 +189,7 @@ final class CopyMonitors {
      */
     void exited(Object lock) {
         // Only copies enter a thread's held monitors, and nothing is to be done for one it does not
-        // hold as shared: a thread's own list answers where the registry would have to be asked.
-        if (InjectedState.hasMeta(lock) && !space.isCopy(lock)) {
-            return;
-        }
+        // hold as shared: the thread's own list answers, without asking whether the object is a copy.
         HeldMonitors mine = held.get();
         if (mine.holds(lock) && !mine.exited(lock)) {
             MonitorLeases.Held state = mine.lastState(lock);
