@@ -40,6 +40,8 @@ final class ArrayStores {
     private static final SwitchPoint NOTHING_SHARED = new SwitchPoint();
     private static final MethodHandle STORED;
     private static final MethodHandle PASSED;
+    /** Whether any array was ever aliased here (set under {@link #ALIASED}'s lock, after the array is in it). */
+    private static volatile boolean anyAliased;
     /** Whether {@link #NOTHING_SHARED} was invalidated (or is being). */
     private static volatile boolean active;
     /** Moves at each sharing of an array: the cache's "not shared" answers of an older generation are void. */
@@ -82,9 +84,11 @@ final class ArrayStores {
         int hash = System.identityHashCode(array) & (FILTER_BITS - 1);
         FILTER_WORDS.getAndBitwiseOr(FILTER, hash >>> 6, 1L << hash);
         ArrayWrites writes = new ArrayWrites(java.lang.reflect.Array.getLength(array));
-        synchronized (ALIASED) {
-            if (ALIASED.get(array) != null) {
-                writes.alias();
+        if (anyAliased) { // most programs never hand JDK code an array to keep: no lock per array shared
+            synchronized (ALIASED) {
+                if (ALIASED.get(array) != null) {
+                    writes.alias();
+                }
             }
         }
         return writes;
@@ -133,6 +137,7 @@ final class ArrayStores {
         }
         synchronized (ALIASED) {
             ALIASED.put(array, Boolean.TRUE);
+            anyAliased = true;
         }
         if (active) {
             ArrayWrites writes = writesOf(array);

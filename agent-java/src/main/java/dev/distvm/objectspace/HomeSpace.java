@@ -214,9 +214,9 @@ final class HomeSpace {
             this.node = node;
         }
 
-        /** {@code comparedThrough}: the holder's sweeps before {@code twin} was taken of it. */
-        void see(long id, Object holder, Twin twin, long named, long comparedThrough, byte[] absentChunks) {
-            seen.put(id, new Seen(holder, twin, named, arrayWrites(holder), comparedThrough, absentChunks));
+        /** {@code writes}: an array's marks (else null); {@code comparedThrough}: their sweeps before {@code twin} was taken. */
+        void see(long id, Object holder, Twin twin, long named, ArrayWrites writes, long comparedThrough, byte[] absentChunks) {
+            seen.put(id, new Seen(holder, twin, named, writes, comparedThrough, absentChunks));
             tracking.shared(id, WriteTracking.arrayLength(holder));
         }
 
@@ -243,7 +243,8 @@ final class HomeSpace {
                 known.lastNamed = writing();
             } else {
                 Twin twin;
-                long sweeps = sweepsOf(holder);
+                ArrayWrites writes = marksOf(holder);
+                long sweeps = writes == null ? 0 : writes.sweeps();
                 try {
                     if (goesOnDemand(holder)) {
                         pushed.absentChunks = PrimitiveArrays.nonZeroChunks(holder);
@@ -256,7 +257,7 @@ final class HomeSpace {
                     unexport(List.of(holder), this);
                     throw e;
                 }
-                see(id, holder, twin, writing(), sweeps, pushed.absentChunks);
+                see(id, holder, twin, writing(), writes, sweeps, pushed.absentChunks);
                 pushed.state = twin;
             }
             return id;
@@ -339,9 +340,9 @@ final class HomeSpace {
         return entry == null ? null : entry.writes;
     }
 
-    private long sweepsOf(Object holder) {
-        ArrayWrites writes = holder.getClass().isArray() ? arrayWrites(holder) : null;
-        return writes == null ? 0 : writes.sweeps();
+    /** An array's marks, null for any other holder. */
+    private ArrayWrites marksOf(Object holder) {
+        return holder.getClass().isArray() ? arrayWrites(holder) : null;
     }
 
     /**
@@ -795,8 +796,9 @@ final class HomeSpace {
             for (Arrived arrived : reader.arrived()) {
                 ForwardedCalls.refuseFromWorker(arrived.holder()); // a worker's own never comes (WorkerSpace.share)
                 // Named by the worker, not by a home message: a drop need not wait for any of those.
-                view.see(arrived.id(), arrived.holder(), Twin.install(arrived.holder(), arrived.values()), 0,
-                        sweepsOf(arrived.holder()), null);
+                Twin twin = Twin.install(arrived.holder(), arrived.values());
+                ArrayWrites writes = marksOf(arrived.holder());
+                view.see(arrived.id(), arrived.holder(), twin, 0, writes, writes == null ? 0 : writes.sweeps(), null);
                 if (arrived.leaseFromBirth() != Holders.NO_LEASE) {
                     // Before anything of the message is applied: until then nobody here can reach the new master.
                     leasesFromBirth.hold(node, arrived.leaseFromBirth(), arrived.holder());

@@ -133,7 +133,9 @@ final class WireReader {
             int kind = Byte.toUnsignedInt(in.get());
             boolean onDemand = (kind & WireWriter.ON_DEMAND) != 0;
             kinds[i] = Holders.Kind.values()[(kind & ~WireWriter.ON_DEMAND) % Holders.Kind.values().length];
-            types[i] = load(string(in));
+            String className = string(in);
+            // Holders of a message are mostly of a few classes (the rows of a matrix): one look-up each.
+            types[i] = i > 0 && className.equals(types[i - 1].getName()) ? types[i - 1] : load(className);
             if (types[i].isArray() != (kinds[i] == Holders.Kind.ARRAY)
                     || onDemand && !(types[i].isArray() && types[i].getComponentType().isPrimitive())) {
                 throw new IllegalArgumentException("object-space message: a holder of kind " + kinds[i] + " and class "
