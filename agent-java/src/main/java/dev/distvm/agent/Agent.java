@@ -76,8 +76,7 @@ public final class Agent {
                 showTheProgramItsClassPath();
                 HomeNode.start(options, atStartup ? Thread.currentThread() : null);
             } else {
-                WorkerNode.start(options);
-                WorkerWarmUp.start();
+                WorkerWarmUp.start(WorkerNode.start(options).encrypted());
                 if (atStartup) {
                     // A worker has no main: the JVM's main thread stays here until the worker ends.
                     WorkerNode.serveForever();

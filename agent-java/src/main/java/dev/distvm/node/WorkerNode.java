@@ -26,8 +26,8 @@ public final class WorkerNode {
 
     private WorkerNode() {}
 
-    /** Starts the worker; its threads serve the cluster from now on. */
-    public static void start(AgentOptions options) throws IOException {
+    /** Starts the worker; its threads serve the cluster from now on. Returns its endpoint. */
+    public static Endpoint start(AgentOptions options) throws IOException {
         ClusterSecret secret = ClusterSecret.fromEnvironment();
         if (secret == null) {
             throw new StartupException("a worker needs the cluster secret: set " + ClusterSecret.ENV
@@ -72,6 +72,7 @@ public final class WorkerNode {
             }
         }
         Log.debug("worker node " + membership[0].nodeId() + " serving at " + endpoint.address());
+        return endpoint;
     }
 
     /** Blocks the calling thread for the life of the worker, which ends through System.exit. */

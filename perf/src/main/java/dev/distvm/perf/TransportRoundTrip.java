@@ -29,7 +29,7 @@ import org.zeromq.ZMQ;
  * with rounds interleaved so that all see the same machine. Prints both and their ratio. JeroMQ's
  * own round trip (a DEALER talking straight to a ROUTER, no dist code around them) is measured
  * beside them: it is the reason the transport is not built on ZeroMQ sockets. The transport is
- * measured twice, in clear and encrypted (AES-GCM, {@code encrypt=true}), for the round trip and
+ * measured twice, in clear and encrypted (AES-CTR and HMAC-SHA256, {@code encrypt=true}), for the round trip and
  * for bandwidth (one-way 1 MiB messages, then a request that all of them have arrived before).
  *
  * <p>usage: TransportRoundTrip [--payload BYTES] [--rounds N] [--per-round N]
@@ -109,7 +109,7 @@ public final class TransportRoundTrip {
                     System.out.printf("  round %d: raw socket %.1f us, dist transport %.1f us (encrypted %.1f us), "
                             + "jeromq %.1f us%n", r + 1, rawMicros[r], transportMicros[r], encryptedMicros[r], zmqMicros[r]);
                 }
-                // Bandwidth after the round trips, so that its garbage does not disturb them. AES-GCM
+                // Bandwidth after the round trips, so that its garbage does not disturb them. The cipher
                 // runs interpreted until the JIT compiles its intrinsics: hence a long warm-up.
                 time(plainBulk, 8);
                 time(encryptedBulk, 8);

@@ -20,7 +20,7 @@ import java.util.function.LongFunction;
  *
  * <p>Every connection starts with a mutual proof of the cluster secret ({@link Handshake}); a
  * peer that fails it is told so in a fixed text and disconnected, and nothing it sent is read as
- * an envelope. Connections are encrypted with AES-GCM under per-connection keys ({@link FrameCipher})
+ * an envelope. Connections are encrypted and authenticated (AES-CTR, then HMAC-SHA256) under per-connection keys ({@link FrameCipher})
  * when either side asks: a side asks when its config says so or when it binds, or opens a connection
  * to, an address that is not loopback. Incoming envelopes are then checked in this order: decodable, protocol version, kind, type. The first failure is answered with an ERROR envelope and a log line; the connection
  * goes on serving. A frame whose length is out of bounds is answered the same way, and then the

@@ -38,6 +38,27 @@ class FrameCipherTest {
     }
 
     @Test
+    void aFrameOpenedAsPartOfAFrameOfAnotherLengthOrCutFailsToOpen() {
+        byte[] sealed = seal(opener, FRAME);
+        assertThrows(IOException.class, () -> acceptor.open(FRAME.length + 1, sealed, 0, sealed.length, new byte[FRAME.length], 0),
+                "another frame length");
+        FrameCipher fresh = FrameCipher.forAcceptor(SESSION);
+        assertThrows(IOException.class, () -> fresh.open(FRAME.length, sealed, 0, sealed.length - 1, new byte[FRAME.length], 0), "cut");
+        FrameCipher another = FrameCipher.forAcceptor(SESSION);
+        assertThrows(IOException.class, () -> another.open(FRAME.length, sealed, 0, FrameCipher.TAG_BYTES - 1, new byte[0], 0),
+                "shorter than a tag");
+    }
+
+    @Test
+    void aFrameOpensInPlaceAndALargePieceRoundTrips() throws IOException {
+        byte[] large = new byte[FrameChannel.SEALED_PIECE_BYTES];
+        new java.util.Random(7).nextBytes(large);
+        byte[] sealed = seal(opener, large);
+        acceptor.open(large.length, sealed, 0, sealed.length, sealed, 0);
+        assertArrayEquals(large, Arrays.copyOf(sealed, large.length));
+    }
+
+    @Test
     void aReplayedOrReorderedFrameFailsToOpen() throws IOException {
         byte[] first = seal(opener, FRAME);
         byte[] second = seal(opener, FRAME);
