@@ -244,7 +244,7 @@ final class HomeSpace {
             } else {
                 Twin twin;
                 ArrayWrites writes = marksOf(holder);
-                long sweeps = writes == null ? 0 : writes.sweeps();
+                long sweeps = sweepsOf(writes);
                 try {
                     if (goesOnDemand(holder)) {
                         pushed.absentChunks = PrimitiveArrays.nonZeroChunks(holder);
@@ -343,6 +343,11 @@ final class HomeSpace {
     /** An array's marks, null for any other holder. */
     private ArrayWrites marksOf(Object holder) {
         return holder.getClass().isArray() ? arrayWrites(holder) : null;
+    }
+
+    /** The sweeps of an array's marks so far; 0 for a holder without marks. */
+    private static long sweepsOf(ArrayWrites writes) {
+        return writes == null ? 0 : writes.sweeps();
     }
 
     /**
@@ -798,7 +803,7 @@ final class HomeSpace {
                 // Named by the worker, not by a home message: a drop need not wait for any of those.
                 Twin twin = Twin.install(arrived.holder(), arrived.values());
                 ArrayWrites writes = marksOf(arrived.holder());
-                view.see(arrived.id(), arrived.holder(), twin, 0, writes, writes == null ? 0 : writes.sweeps(), null);
+                view.see(arrived.id(), arrived.holder(), twin, 0, writes, sweepsOf(writes), null);
                 if (arrived.leaseFromBirth() != Holders.NO_LEASE) {
                     // Before anything of the message is applied: until then nobody here can reach the new master.
                     leasesFromBirth.hold(node, arrived.leaseFromBirth(), arrived.holder());

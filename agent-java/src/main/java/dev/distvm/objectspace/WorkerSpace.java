@@ -195,7 +195,12 @@ final class WorkerSpace implements Holders {
      * copies the meta into the clone, a local object until something shared reaches it.
      */
     private static Copy copyByMeta(Object holder) {
-        return InjectedState.metaIfInjected(holder) instanceof Copy copy && copy.get() == holder ? copy : null;
+        return copyByMeta(holder, InjectedState.metaIfInjected(holder));
+    }
+
+    /** As {@link #copyByMeta(Object)}, given the meta the caller read. */
+    private static Copy copyByMeta(Object holder, Object meta) {
+        return meta instanceof Copy copy && copy.get() == holder ? copy : null;
     }
 
     @Override
@@ -463,7 +468,8 @@ final class WorkerSpace implements Holders {
 
     /** A write to an object whose meta the put helper read: a copy's record, or another object's (a clone copied it). */
     void written(Object holder, Object meta) {
-        if (meta instanceof Copy copy && copy.get() == holder) {
+        Copy copy = copyByMeta(holder, meta);
+        if (copy != null) {
             tracking.written(copy, holder);
         }
     }

@@ -97,8 +97,6 @@ public final class TransportRoundTrip {
                 // first, so that the transport's own cold code counts against it, not against encryption.
                 double freshPlainMillis = time(plainBulk, 1) / 1_000;
                 double freshEncryptedMillis = time(encryptedBulk, 1) / 1_000;
-                System.out.printf("  first %d x 1 MiB one way in fresh JVMs (connections opened included): %.0f ms in clear, "
-                        + "%.0f ms encrypted%n", BULK_MESSAGES, freshPlainMillis, freshEncryptedMillis);
                 time(rawTrip, perRound);
                 time(transportTrip, perRound);
                 time(zmqTrip, perRound);
@@ -146,8 +144,9 @@ public final class TransportRoundTrip {
                 System.out.printf("  bandwidth, %d x 1 MiB one way: %.0f MB/s in clear, %.0f MB/s encrypted: %.0f%% "
                         + "(target >= 80%%)%n", BULK_MESSAGES, plainBandwidth, encryptedBandwidth,
                         100 * encryptedBandwidth / plainBandwidth);
-                System.out.printf("  the first %d MiB in fresh JVMs: %.0f ms in clear, %.0f ms encrypted: %.2fx%n",
-                        BULK_MESSAGES * BULK_BYTES >> 20, freshPlainMillis, freshEncryptedMillis, freshEncryptedMillis / freshPlainMillis);
+                System.out.printf("  the first %d MiB in fresh JVMs (connections opened included): %.0f ms in clear, "
+                        + "%.0f ms encrypted: %.2fx%n", BULK_MESSAGES * BULK_BYTES >> 20, freshPlainMillis,
+                        freshEncryptedMillis, freshEncryptedMillis / freshPlainMillis);
                 double megabytes = (double) rounds * 4 * BULK_MESSAGES * BULK_BYTES / 1e6;
                 double plainCpuPerMegabyte = plainCpu.millis() / megabytes;
                 double encryptedCpuPerMegabyte = encryptedCpu.millis() / megabytes;
