@@ -9,6 +9,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
+import jdk.internal.misc.Unsafe;
 
 /**
  * The values of a shared thing that the object space copies, seen as numbered slots: the instance
@@ -160,84 +161,127 @@ abstract class Slots {
 
     }
 
-    /** Fields through method handles; for statics the holder argument is ignored. */
+    /**
+     * Fields read and written at their offsets with {@code jdk.internal.misc.Unsafe}, which the agent
+     * exports to dist; for statics the holder argument is ignored. A method handle per field (a
+     * {@code VarHandle} adapted to boxed values) spun new method-handle classes for every class
+     * shared, on the path of a thread's start: 40% of the home's first {@code start()} and a third
+     * of the worker's before the placed thread ran (perf/RESULTS.md). These are intrinsics.
+     */
     private static final class FieldSlots extends Slots {
-        private final MethodHandle[] get;
-        private final MethodHandle[] set;
-        private final MethodHandle[] compareAndSet;
-        private final boolean[] primitive;
+        private static final Unsafe UNSAFE = Unsafe.getUnsafe();
+        /** The statics' base object, or null for instance fields (the holder is the base). */
+        private final Object staticBase;
+        private final long[] offsets;
+        private final FieldKind[] kinds;
         private final boolean[] isVolatile;
 
         FieldSlots(Class<?> type, List<Field> fields, boolean statics) {
             int n = fields.size();
-            get = new MethodHandle[n];
-            set = new MethodHandle[n];
-            compareAndSet = new MethodHandle[n];
-            primitive = new boolean[n];
+            offsets = new long[n];
+            kinds = new FieldKind[n];
             isVolatile = new boolean[n];
             for (int i = 0; i < n; i++) {
                 Field field = fields.get(i);
-                VarHandle handle = varHandle(type, field);
-                MethodHandle g = generic(handle, VarHandle.AccessMode.GET, Object.class, statics ? new Class<?>[0]
-                        : new Class<?>[] {Object.class});
-                MethodHandle s = generic(handle, VarHandle.AccessMode.SET_VOLATILE, void.class, statics
-                        ? new Class<?>[] {Object.class} : new Class<?>[] {Object.class, Object.class});
-                MethodHandle c = generic(handle, VarHandle.AccessMode.COMPARE_AND_SET, boolean.class, statics
-                        ? new Class<?>[] {Object.class, Object.class}
-                        : new Class<?>[] {Object.class, Object.class, Object.class});
-                if (statics) {
-                    g = MethodHandles.dropArguments(g, 0, Object.class);
-                    s = MethodHandles.dropArguments(s, 0, Object.class);
-                    c = MethodHandles.dropArguments(c, 0, Object.class);
+                if (Modifier.isFinal(field.getModifiers())) {
+                    throw new UnsharableException(type, "field " + field.getName() + " is final: the class was not rewritten by dist");
                 }
-                get[i] = g;
-                set[i] = s;
-                compareAndSet[i] = c;
-                primitive[i] = field.getType().isPrimitive();
+                offsets[i] = statics ? UNSAFE.staticFieldOffset(field) : UNSAFE.objectFieldOffset(field);
+                kinds[i] = FieldKind.of(field.getType());
                 isVolatile[i] = Modifier.isVolatile(field.getModifiers());
             }
+            // A class's statics are read once it is initialized, as a static field's VarHandle would see to.
+            staticBase = statics && n > 0 ? initializedBase(type, fields.get(0)) : null;
+        }
+
+        private static Object initializedBase(Class<?> type, Field field) {
+            UNSAFE.ensureClassInitialized(type);
+            return UNSAFE.staticFieldBase(field);
+        }
+
+        private Object base(Object holder) {
+            return staticBase != null ? staticBase : holder;
         }
 
         @Override
         int count(Object holder) {
-            return get.length;
+            return offsets.length;
         }
 
         @Override
         Object get(Object holder, int slot) {
-            try {
-                return get[slot].invokeExact(holder);
-            } catch (Throwable e) {
-                throw rethrow(e);
-            }
+            Object base = base(holder);
+            long offset = offsets[slot];
+            return switch (kinds[slot]) {
+                case BOOLEAN -> UNSAFE.getBoolean(base, offset);
+                case BYTE -> UNSAFE.getByte(base, offset);
+                case CHAR -> UNSAFE.getChar(base, offset);
+                case SHORT -> UNSAFE.getShort(base, offset);
+                case INT -> UNSAFE.getInt(base, offset);
+                case LONG -> UNSAFE.getLong(base, offset);
+                case FLOAT -> UNSAFE.getFloat(base, offset);
+                case DOUBLE -> UNSAFE.getDouble(base, offset);
+                case REFERENCE -> UNSAFE.getReference(base, offset);
+            };
         }
 
         @Override
         void set(Object holder, int slot, Object value) {
-            try {
-                set[slot].invokeExact(holder, value);
-            } catch (Throwable e) {
-                throw rethrow(e);
+            Object base = base(holder);
+            long offset = offsets[slot];
+            switch (kinds[slot]) {
+                case BOOLEAN -> UNSAFE.putBooleanVolatile(base, offset, (Boolean) value);
+                case BYTE -> UNSAFE.putByteVolatile(base, offset, (Byte) value);
+                case CHAR -> UNSAFE.putCharVolatile(base, offset, (Character) value);
+                case SHORT -> UNSAFE.putShortVolatile(base, offset, (Short) value);
+                case INT -> UNSAFE.putIntVolatile(base, offset, (Integer) value);
+                case LONG -> UNSAFE.putLongVolatile(base, offset, (Long) value);
+                case FLOAT -> UNSAFE.putFloatVolatile(base, offset, (Float) value);
+                case DOUBLE -> UNSAFE.putDoubleVolatile(base, offset, (Double) value);
+                case REFERENCE -> UNSAFE.putReferenceVolatile(base, offset, value);
             }
         }
 
+        /** Primitives compare by their bits, as {@code VarHandle}'s compare-and-set does (a NaN matches itself). */
         @Override
         boolean compareAndSet(Object holder, int slot, Object expected, Object update) {
-            try {
-                return (boolean) compareAndSet[slot].invokeExact(holder, expected, update);
-            } catch (Throwable e) {
-                throw rethrow(e);
-            }
+            Object base = base(holder);
+            long offset = offsets[slot];
+            return switch (kinds[slot]) {
+                case BOOLEAN -> UNSAFE.compareAndSetBoolean(base, offset, (Boolean) expected, (Boolean) update);
+                case BYTE -> UNSAFE.compareAndSetByte(base, offset, (Byte) expected, (Byte) update);
+                case CHAR -> UNSAFE.compareAndSetChar(base, offset, (Character) expected, (Character) update);
+                case SHORT -> UNSAFE.compareAndSetShort(base, offset, (Short) expected, (Short) update);
+                case INT -> UNSAFE.compareAndSetInt(base, offset, (Integer) expected, (Integer) update);
+                case LONG -> UNSAFE.compareAndSetLong(base, offset, (Long) expected, (Long) update);
+                case FLOAT -> UNSAFE.compareAndSetFloat(base, offset, (Float) expected, (Float) update);
+                case DOUBLE -> UNSAFE.compareAndSetDouble(base, offset, (Double) expected, (Double) update);
+                case REFERENCE -> UNSAFE.compareAndSetReference(base, offset, expected, update);
+            };
         }
 
         @Override
         boolean isPrimitive(int slot) {
-            return primitive[slot];
+            return kinds[slot] != FieldKind.REFERENCE;
         }
 
         @Override
         boolean isVolatile(int slot) {
             return isVolatile[slot];
+        }
+    }
+
+    /** How a field's value is stored: which of Unsafe's accessors reads and writes it. */
+    private enum FieldKind {
+        BOOLEAN, BYTE, CHAR, SHORT, INT, LONG, FLOAT, DOUBLE, REFERENCE;
+
+        static FieldKind of(Class<?> type) {
+            if (!type.isPrimitive()) {
+                return REFERENCE;
+            }
+            return type == boolean.class ? BOOLEAN : type == byte.class ? BYTE : type == char.class ? CHAR
+                    : type == short.class ? SHORT : type == int.class ? INT : type == long.class ? LONG
+                    : type == float.class ? FLOAT : DOUBLE;
         }
     }
 
@@ -285,17 +329,6 @@ abstract class Slots {
 
     static boolean isJdk(Class<?> c) {
         return c.getClassLoader() == null || c.getClassLoader() == ClassLoader.getPlatformClassLoader();
-    }
-
-    private static VarHandle varHandle(Class<?> type, Field field) {
-        if (Modifier.isFinal(field.getModifiers())) {
-            throw new UnsharableException(type, "field " + field.getName() + " is final: the class was not rewritten by dist");
-        }
-        try {
-            return MethodHandles.privateLookupIn(field.getDeclaringClass(), MethodHandles.lookup()).unreflectVarHandle(field);
-        } catch (IllegalAccessException e) {
-            throw new UnsharableException(type, "dist may not access field " + field.getName() + " (" + e.getMessage() + ")");
-        }
     }
 
     private static MethodHandle generic(VarHandle handle, VarHandle.AccessMode mode, Class<?> returnType,
