@@ -67,7 +67,8 @@ final class CopyMonitors {
             // static synchronized: the class's monitor is the home's, like its statics
             runtime.fetchStatics(type);
         }
-        if (!isCopy(lock)) {
+        HeldMonitors mine = held.get();
+        if (!isCopy(lock, mine)) {
             if (eachNodeHasItsOwn(lock)) {
                 runtime.stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + Thread.currentThread().getName()
                         + " on a worker locked " + describe(lock) + (lock instanceof Enum<?>
@@ -78,7 +79,6 @@ final class CopyMonitors {
             }
             return;
         }
-        HeldMonitors mine = held.get();
         if (mine.holds(lock)) {
             NodeCounters.MONITOR_LOCAL.increment();
         } else {
@@ -88,15 +88,13 @@ final class CopyMonitors {
     }
 
     /**
-     * Whether {@code lock} is a copy. An array, a plain {@code Object} or a JDK thread-local has no meta that says so,
-     * and the registry that does takes the space's lock at every enter: a copy this thread holds or
-     * entered last answers first (it stays a copy while the thread's record keeps it reachable).
+     * Whether {@code lock} is a copy. A copy this thread holds or entered last answers first (it
+     * stays a copy while the thread's record keeps it reachable): a hot synchronized method on a
+     * worker then asks neither the object's class for its meta (three class-value look-ups an enter)
+     * nor, for an array, a plain {@code Object} or a JDK thread-local, which have no meta, the
+     * registry, which takes the space's lock.
      */
-    private boolean isCopy(Object lock) {
-        if (InjectedState.hasMeta(lock)) {
-            return space.isCopy(lock);
-        }
-        HeldMonitors mine = held.get();
+    private boolean isCopy(Object lock, HeldMonitors mine) {
         return mine.lastState(lock) != null || mine.holds(lock) || space.isCopy(lock);
     }
 
@@ -211,10 +209,10 @@ final class CopyMonitors {
      * pushed home, or one it asks for.
      */
     boolean holdsShared(Object lock) {
-        if (!isCopy(lock)) {
+        HeldMonitors mine = held.get();
+        if (!isCopy(lock, mine)) {
             return false;
         }
-        HeldMonitors mine = held.get();
         if (mine.holds(lock)) {
             return true;
         }

@@ -17,7 +17,7 @@ import java.util.function.Predicate;
  * needs no message; this node's threads contend for the copy's local monitor first (lock
  * cohorting). The lease goes back to the home, with the node's release, when the home asks for it
  * (another node wants the monitor, or a thread notified at the home waits for it), when nobody
- * here entered since the staleness bound's previous tick, when it has been held for
+ * here entered since the previous review (every millisecond), when it has been held for
  * {@link #LONGEST_HOLD_NANOS} (a home thread waiting for the master's monitor cannot ask, so this
  * bounds its wait), or when no placed thread runs here any more.
  *
@@ -213,22 +213,30 @@ final class MonitorLeases {
         scheduleReturn(lease);
     }
 
+    /** Whether this node holds any lease (some may be on their way back). */
+    synchronized boolean anyHeld() {
+        for (Held held : byCopy.values()) {
+            if (held.owner != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
-     * At every tick of the staleness bound: leases nobody here entered since the previous review,
-     * held longer than the longest hold, or held while no placed thread runs here, go back.
-     * Returns whether any lease was held (some may be on their way back).
+     * Every millisecond while the node is busy ({@link StalenessBound}): leases nobody here entered
+     * since the previous review, held longer than the longest hold, or held while no placed thread
+     * runs here, go back.
      */
-    boolean review(boolean noneRunning) {
+    void review(boolean noneRunning) {
         List<Lease> due = new ArrayList<>();
         long now = System.nanoTime();
-        boolean anyHeld = false;
         synchronized (this) {
             for (Held held : byCopy.values()) {
                 Lease lease = held.owner;
                 if (lease == null) {
                     continue;
                 }
-                anyHeld = true;
                 long entries = lease.entries;
                 boolean returnable = noneRunning || entries == lease.entriesAtLastReview || now - lease.grantedAt >= longestHoldNanos;
                 if (returnable && lease.used) { // a lease granted but not used yet: see used
@@ -241,7 +249,6 @@ final class MonitorLeases {
             lease.returnWanted = true;
             scheduleReturn(lease);
         }
-        return anyHeld;
     }
 
     /** Returns the lease off the caller's thread: taking the copy's monitor may wait for a thread that holds it. */

@@ -31,7 +31,17 @@ final class WorkerRuntime {
     private final ThreadsPlacedHere threads;
     private final CopyMonitors monitors;
     private final VolatileWrites volatileWrites = new VolatileWrites();
-    private final StalenessBound stalenessBound = new StalenessBound(this::tick);
+    private final StalenessBound stalenessBound = new StalenessBound(new StalenessBound.Node() {
+        @Override
+        public boolean tick() {
+            return WorkerRuntime.this.tick();
+        }
+
+        @Override
+        public void between() {
+            monitors.leases().review(threads.noneRunning());
+        }
+    });
     /**
      * A thread that reads a volatile and finds nothing new is likely waiting for another node, which
      * may be waiting for this one's plain writes (a barrier's flags): they go home now, at most
@@ -126,9 +136,8 @@ final class WorkerRuntime {
      */
     private boolean tick() {
         boolean noneRunning = threads.noneRunning();
-        boolean leasesHeld = monitors.leases().review(noneRunning);
         if (noneRunning || !space.holdsCopies()) {
-            return !noneRunning || leasesHeld;
+            return !noneRunning || monitors.leases().anyHeld();
         }
         try {
             releaseChanges();

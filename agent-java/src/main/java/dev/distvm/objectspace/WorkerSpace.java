@@ -51,7 +51,7 @@ final class WorkerSpace implements Holders {
      * A copy's bookkeeping, weak to the holder (whose meta may point here); the twin is null while
      * the copy's state is on its way. Once the holder is collected, a tombstone.
      */
-    private static final class Copy extends WeakReference<Object> {
+    private static final class Copy extends WeakReference<Object> implements WriteTracking.Marked {
         final long id;
         /** The identity hash it has on the node that shared it, which this node answers for it too. */
         final int identityHash;
@@ -61,11 +61,24 @@ final class WorkerSpace implements Holders {
         /** An array's chunks that are not here (null: it came whole, see {@link AbsentChunks}). */
         volatile AbsentChunks absent;
 
+        /** See {@link WriteTracking.Marked}. */
+        private volatile boolean writeReported;
+
         Copy(Object holder, long id, int identityHash, Twin twin, ReferenceQueue<Object> collected) {
             super(holder, collected);
             this.id = id;
             this.identityHash = identityHash;
             this.twin = twin;
+        }
+
+        @Override
+        public boolean writeReported() {
+            return writeReported;
+        }
+
+        @Override
+        public void writeReported(boolean reported) {
+            writeReported = reported;
         }
     }
 
@@ -200,7 +213,7 @@ final class WorkerSpace implements Holders {
 
     /** As {@link #copyByMeta(Object)}, given the meta the caller read. */
     private static Copy copyByMeta(Object holder, Object meta) {
-        return meta instanceof Copy copy && copy.get() == holder ? copy : null;
+        return meta instanceof Copy copy && copy.refersTo(holder) ? copy : null;
     }
 
     @Override

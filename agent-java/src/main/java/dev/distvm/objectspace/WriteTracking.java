@@ -77,9 +77,27 @@ final class WriteTracking<T> {
      */
     void written(T thing, Object pin) {
         VarHandle.fullFence();
-        if (written.get(thing) == null) {
+        if (thing instanceof Marked marked) {
+            if (!marked.writeReported()) {
+                marked.writeReported(true);
+                written.put(thing, pin);
+            }
+        } else if (written.get(thing) == null) {
             written.put(thing, pin);
         }
+    }
+
+    /**
+     * A thing that says itself whether a write to it is reported and not yet taken by a scan: a
+     * worker's hot synchronized method then reads a field where it looked its copy up in the map
+     * (two look-ups a call for a counter's two fields). The scan clears the mark after it took the
+     * report and before its fence, so the argument above holds with the mark in the map's place.
+     */
+    interface Marked {
+        /** Read and written with volatile semantics. */
+        boolean writeReported();
+
+        void writeReported(boolean reported);
     }
 
     /** The thing is no longer shared with this peer. */
@@ -108,6 +126,9 @@ final class WriteTracking<T> {
         for (T thing : written.keySet()) {
             pins.add(written.remove(thing));
             reported.add(thing);
+            if (thing instanceof Marked marked) {
+                marked.writeReported(false);
+            }
         }
         VarHandle.fullFence(); // see written: the removals before the caller compares
         scanned = pins;

@@ -14,6 +14,21 @@ class WriteTrackingTest {
         long value;
     }
 
+    /** A thing that marks its own report, as a worker's copy record does. */
+    private static final class MarkedThing implements WriteTracking.Marked {
+        private volatile boolean writeReported;
+
+        @Override
+        public boolean writeReported() {
+            return writeReported;
+        }
+
+        @Override
+        public void writeReported(boolean reported) {
+            writeReported = reported;
+        }
+    }
+
     @Test
     void aWriteReportedTwiceBeforeAScanIsDueOnce() {
         WriteTracking<String> tracking = new WriteTracking<>();
@@ -21,6 +36,19 @@ class WriteTrackingTest {
         tracking.written("counter");
         assertEquals(List.of("counter"), tracking.scan().due());
         assertTrue(tracking.scan().due().isEmpty(), "a scan takes the reports it found");
+    }
+
+    @Test
+    void aMarkedThingIsReportedOnceUntilAScanTakesIt() {
+        WriteTracking<Object> tracking = new WriteTracking<>();
+        MarkedThing copy = new MarkedThing();
+        tracking.written(copy);
+        tracking.written(copy);
+        assertEquals(List.of(copy), tracking.scan().due());
+        assertFalse(copy.writeReported(), "the scan that took the report clears the mark");
+        assertTrue(tracking.scan().due().isEmpty());
+        tracking.written(copy);
+        assertEquals(List.of(copy), tracking.scan().due());
     }
 
     @Test
@@ -39,31 +67,42 @@ class WriteTrackingTest {
     @Test
     void theLastWriteIsSeenByAScanThatTookItsReport() throws InterruptedException {
         for (int round = 0; round < 20; round++) {
-            WriteTracking<String> tracking = new WriteTracking<>();
-            Holder holder = new Holder();
-            long stores = 200_000;
-            AtomicBoolean writing = new AtomicBoolean(true);
-            long[] compared = {-1};
-            Thread scanner = new Thread(() -> {
-                while (writing.get()) {
-                    if (!tracking.scan().due().isEmpty()) {
-                        compared[0] = holder.value;
-                    }
-                }
-            });
-            scanner.start();
-            for (long i = 0; i < stores; i++) {
-                holder.value = i;
-                tracking.written("holder", holder);
-            }
-            writing.set(false);
-            scanner.join();
-            if (!tracking.scan().due().isEmpty()) {
-                compared[0] = holder.value;
-            }
-            assertEquals(stores - 1, compared[0], "round " + round + ": the last store was never compared");
-            assertFalse(tracking.scan().due().contains("holder"));
+            lastWriteIsCompared("holder", "round " + round);
         }
+    }
+
+    @Test
+    void theLastWriteToAMarkedThingIsSeenByAScanThatTookItsReport() throws InterruptedException {
+        for (int round = 0; round < 20; round++) {
+            lastWriteIsCompared(new MarkedThing(), "round " + round);
+        }
+    }
+
+    private static void lastWriteIsCompared(Object thing, String round) throws InterruptedException {
+        WriteTracking<Object> tracking = new WriteTracking<>();
+        Holder holder = new Holder();
+        long stores = 200_000;
+        AtomicBoolean writing = new AtomicBoolean(true);
+        long[] compared = {-1};
+        Thread scanner = new Thread(() -> {
+            while (writing.get()) {
+                if (!tracking.scan().due().isEmpty()) {
+                    compared[0] = holder.value;
+                }
+            }
+        });
+        scanner.start();
+        for (long i = 0; i < stores; i++) {
+            holder.value = i;
+            tracking.written(thing, holder);
+        }
+        writing.set(false);
+        scanner.join();
+        if (!tracking.scan().due().isEmpty()) {
+            compared[0] = holder.value;
+        }
+        assertEquals(stores - 1, compared[0], round + ": the last store was never compared");
+        assertFalse(tracking.scan().due().contains(thing));
     }
 
     @Test
