@@ -107,6 +107,8 @@ public final class HomeNode {
         Runtime.getRuntime().addShutdownHook(new Thread(home::end, "dist-home-shutdown"));
         if (options.nodes() > 1) {
             home.awaitWorkers(membership);
+            runtime.connectSoon(membership.alive().stream().filter(n -> n.getId() != membership.nodeId())
+                    .map(NodeInfo::getAddress).toList());
         }
     }
 

@@ -72,6 +72,15 @@ public final class NodeRuntime {
         return endpoint;
     }
 
+    /**
+     * Opens this node's connections to {@code peers} (transport addresses) on a thread of its own,
+     * sending nothing: the first message to each, a placed thread's start or its first class
+     * fetch, then does not wait for the connection's handshake, cold code on both sides.
+     */
+    void connectSoon(List<String> peers) {
+        DaemonThreads.start("dist-connect", () -> peers.forEach(endpoint::openConnection));
+    }
+
     public Membership membership() {
         return membership;
     }

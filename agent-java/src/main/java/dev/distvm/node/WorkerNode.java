@@ -13,6 +13,7 @@ import dev.distvm.transport.Endpoint;
 import dev.distvm.transport.TransportConfig;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
@@ -63,6 +64,7 @@ public final class WorkerNode {
             }
         });
         runtime.install(membership[0]);
+        homeAddress(membership[0]).ifPresent(home -> runtime.connectSoon(List.of(home)));
         if (options.parentPid() != 0) {
             Optional<ProcessHandle> parent = ProcessHandle.of(options.parentPid());
             if (parent.isEmpty()) {

@@ -25,13 +25,15 @@ import perfapp.NoOpAgent;
  * Configurations: a plain JVM; the floor of any agent (a no-op {@code -javaagent}, alone and with
  * dist's native agent); a bare {@code java -agentpath:... -javaagent:dist.jar} (what a launch
  * without the {@code dist} script gets: no start-up archive); {@code ./dist run --nodes N} for each
- * N (the start-up archive when ./dist build wrote it, local workers started at once).
+ * N (the start-up archive when ./dist build wrote it, local workers started at once). Then, for
+ * each N of 2 or more, how soon threads placed on the N nodes begin ({@code perfapp.PlacementProbe}).
  *
  * <p>usage: StartupTimes [--build DIR] [--dist PATH] [--repeats N] [--nodes 1,2,4]
  */
 public final class StartupTimes {
     private static final String USAGE = "usage: StartupTimes [--build DIR] [--dist PATH] [--repeats N] [--nodes 1,2,4]";
     private static final String PROBE = "perfapp.ReadyProbe";
+    private static final String PLACEMENT_PROBE = "perfapp.PlacementProbe";
     private static final String PLAIN = "plain java";
     private static final double ONE_NODE_TARGET = 1.5;
     private static final long FOUR_NODES_TARGET_MILLIS = 500;
@@ -84,6 +86,7 @@ public final class StartupTimes {
             double whole = SampleRuns.median(t[1]);
             System.out.printf("%-34s %9.0f %7.1fx %9.0f %7.1fx%n", name, ready, ready / plainReady, whole, whole / plainWhole);
         });
+        placement(java, dist, probe, nodeCounts, repeats);
         if (nodeCounts.contains(1)) {
             double ratio = SampleRuns.median(times.get("./dist run --nodes 1")[0]) / plainReady;
             System.out.printf("target: one node ready within %.1fx of plain: %.1fx, %s%n", ONE_NODE_TARGET, ratio,
@@ -93,6 +96,34 @@ public final class StartupTimes {
             double ready = SampleRuns.median(times.get("./dist run --nodes 4")[0]);
             System.out.printf("target: 4 nodes ready within %d ms: %.0f ms, %s%n", FOUR_NODES_TARGET_MILLIS, ready,
                     ready <= FOUR_NODES_TARGET_MILLIS ? "met" : "missed");
+        }
+    }
+
+    /**
+     * How long after {@code start()} the last of N threads began ({@code perfapp.PlacementProbe}, N
+     * threads at N nodes: one placed on each node), against the same N threads on a plain JVM, in
+     * turns. What a program whose kernel starts its threads pays before any of its work runs.
+     */
+    private static void placement(String java, Path dist, String probe, List<Integer> nodeCounts, int repeats)
+            throws IOException, InterruptedException {
+        for (int n : nodeCounts) {
+            if (n < 2) {
+                continue;
+            }
+            List<String> plain = List.of(java, "-cp", probe, PLACEMENT_PROBE, String.valueOf(n));
+            List<String> distributed = List.of(dist.toString(), "run", "--nodes", String.valueOf(n), "--", "-cp", probe,
+                    PLACEMENT_PROBE, String.valueOf(n));
+            double[] plainMicros = new double[repeats];
+            double[] distMicros = new double[repeats];
+            for (int round = 0; round < repeats; round++) {
+                plainMicros[round] = printed(plain);
+                distMicros[round] = printed(distributed);
+            }
+            double plainMedian = SampleRuns.median(plainMicros);
+            double distMedian = SampleRuns.median(distMicros);
+            System.out.printf("%d threads started, the last began after (medians of %d): plain JVM %.2f ms, ./dist run"
+                    + " --nodes %d %.1f ms (%.0fx; one placed on each node)%n", n, repeats, plainMedian / 1000, n,
+                    distMedian / 1000, distMedian / plainMedian);
         }
     }
 
@@ -114,18 +145,23 @@ public final class StartupTimes {
 
     /** Milliseconds from launch to the probe's main, and to the command's end. */
     private static double[] time(List<String> command) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
-        builder.environment().put("DIST_NO_BUILD", "1"); // time the start, not a build
         long launchedMillis = System.currentTimeMillis();
         long launched = System.nanoTime();
+        long printed = printed(command);
+        return new double[] {printed - launchedMillis, (System.nanoTime() - launched) / 1e6};
+    }
+
+    /** Runs the command to its end and returns the number it printed. */
+    private static long printed(List<String> command) throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().put("DIST_NO_BUILD", "1"); // time the start, not a build
         Process process = builder.start();
         String printed = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         int exit = process.waitFor();
-        double whole = (System.nanoTime() - launched) / 1e6;
         if (exit != 0 || !printed.matches("\\d+")) {
             throw new IllegalStateException(String.join(" ", command) + " exited with " + exit + " after printing '"
                     + printed + "' (run it by hand to see its errors)");
         }
-        return new double[] {Long.parseLong(printed) - launchedMillis, whole};
+        return Long.parseLong(printed);
     }
 }

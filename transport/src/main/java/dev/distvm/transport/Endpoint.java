@@ -233,6 +233,17 @@ public final class Endpoint implements AutoCloseable {
     }
 
     /**
+     * Opens the connection to {@code peer} now, sending nothing, if none is open: called off the
+     * path of any message, so that the first one to the peer does not wait for the handshake. A
+     * failure is reported by the next message to the peer, which tries again.
+     */
+    public void openConnection(String peer) {
+        if (open) {
+            outbound.open(peer);
+        }
+    }
+
+    /**
      * Forgets a peer: closes the connection to it and fails the requests still waiting on it, so
      * that waiters learn of a dead peer at once instead of at their timeout.
      */

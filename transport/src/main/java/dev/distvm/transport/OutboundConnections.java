@@ -48,6 +48,19 @@ final class OutboundConnections {
         }
     }
 
+    /**
+     * Opens the connection to {@code peer} now if none is open, sending nothing, so that the first
+     * message does not wait for the connection and its handshake. A failure is left to that
+     * message, which tries again and reports it.
+     */
+    void open(String peer) {
+        try {
+            outbound.computeIfAbsent(peer, Outbound::new).connection();
+        } catch (IOException | RuntimeException e) {
+            // the next send reconnects, and fails with the reason if it still cannot
+        }
+    }
+
     /** Closes the connection to a peer and fails the requests still waiting on it. */
     void disconnect(String peer) {
         Outbound lost = outbound.remove(peer);

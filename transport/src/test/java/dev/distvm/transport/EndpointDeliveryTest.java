@@ -93,6 +93,19 @@ class EndpointDeliveryTest {
         assertThrows(TransportException.class, () -> client.send(nobody, ECHO, number(2)));
     }
 
+    @Test
+    void aConnectionOpenedAheadCarriesTheFirstMessageAndAFailedOneIsReportedByIt() throws IOException {
+        Endpoint server = endpoints.openEchoServer();
+        Endpoint client = endpoints.open();
+        client.openConnection(server.address());
+        assertEquals(8, client.call(server.address(), ECHO, number(7), Int32Value.parser(), LONG_TIMEOUT).getValue());
+
+        String nobody = addressWhereNothingListens();
+        client.openConnection(nobody); // nothing listens: not this call's to report
+        TransportException failure = assertThrows(TransportException.class, () -> client.send(nobody, ECHO, number(2)));
+        assertTrue(failure.getMessage().contains(nobody), failure.getMessage());
+    }
+
     private static String addressWhereNothingListens() throws IOException {
         try (ServerSocketChannel probe = ServerSocketChannel.open()) {
             probe.bind(new InetSocketAddress("127.0.0.1", 0));
