@@ -11,6 +11,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.invoke.VarHandle;
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
@@ -544,9 +545,10 @@ final class HomeSpace {
     }
 
     private void markWritten(Long boxed, int exceptNode) {
+        VarHandle.fullFence(); // once for every view (WriteTracking.writtenAfterFence)
         for (View view : views) {
             if (view.node != exceptNode) {
-                view.tracking.written(boxed);
+                view.tracking.writtenAfterFence(boxed, boxed);
             }
         }
     }

@@ -32,6 +32,10 @@ final class WriteTracking<T> {
     private static final long SETTLED_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final Map<T, Object> written = new ConcurrentHashMap<>();
+    /** The scan periods: a scan starts the next once it has taken the reports (see {@link #writtenAfterFence}). */
+    private volatile int scans;
+    /** Per slot of a thing's hash, the thing last reported there and in which period: a look without the map. */
+    private final Reported[] lastReports = new Reported[64];
     /** Every array shared, with its sort key: its length, then the order it was shared in. */
     private final Map<T, Long> arrays = new HashMap<>();
     private int arraysShared;
@@ -77,15 +81,41 @@ final class WriteTracking<T> {
      */
     void written(T thing, Object pin) {
         VarHandle.fullFence();
+        writtenAfterFence(thing, pin);
+    }
+
+    /**
+     * As {@link #written(Object, Object)}, for a caller that fenced after its store already: the
+     * home fences once for all its views of a write. The look goes first to the thing's slot in
+     * {@link #lastReports}, which says that this thing was found or put in the map during the scan
+     * period it names; a scan takes the reports and then starts a new period, before its fence. A
+     * writer that reads the old period there read it before the new one began, so the scan's
+     * compare, after its fence, sees the writer's store (store, fence, read the period; write the
+     * period, fence, compare: one of the two sees the other's write). One that reads the new period
+     * misses the slot and looks in the map as above.
+     */
+    void writtenAfterFence(T thing, Object pin) {
         if (thing instanceof Marked marked) {
             if (!marked.writeReported()) {
                 marked.writeReported(true);
                 written.put(thing, pin);
             }
-        } else if (written.get(thing) == null) {
+            return;
+        }
+        int period = scans;
+        int slot = thing.hashCode() & (lastReports.length - 1);
+        Reported last = lastReports[slot];
+        if (last != null && last.thing() == thing && last.period() == period) {
+            return;
+        }
+        if (written.get(thing) == null) {
             written.put(thing, pin);
         }
+        lastReports[slot] = new Reported(thing, period);
     }
+
+    /** A thing found or put in {@link #written} during the scan period {@code period}. */
+    private record Reported(Object thing, int period) {}
 
     /**
      * A thing that says itself whether a write to it is reported and not yet taken by a scan: a
@@ -130,6 +160,7 @@ final class WriteTracking<T> {
                 marked.writeReported(false);
             }
         }
+        scans++; // a new period: see writtenAfterFence (one writer: this method is synchronized)
         VarHandle.fullFence(); // see written: the removals before the caller compares
         scanned = pins;
         Set<T> whole = recent.isEmpty() ? Set.of() : new HashSet<>();
