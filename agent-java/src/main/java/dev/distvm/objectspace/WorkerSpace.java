@@ -548,14 +548,9 @@ final class WorkerSpace implements Holders {
             List<Copy> changed = new ArrayList<>();
             for (int i = 0; i < due.size(); i++) {
                 Copy copy = due.get(i);
-                ArrayWrites writes = copy.writes;
-                int[] written = writes == null ? null : writes.take();
-                if (written != null && written.length == 0 && !scan.whole().contains(copy)) {
-                    continue; // an array nobody wrote since the last release
-                }
-                List<Change> diff = copy.twin.changes(holders.get(i), scan.whole().contains(copy) ? null : written);
-                if (!diff.isEmpty()) {
-                    groups.add(new WireFormat.Group(copy.id, diff, copy.twin.inChunks()));
+                WireFormat.Group group = changesOf(copy, holders.get(i), scan.whole().contains(copy));
+                if (group != null) {
+                    groups.add(group);
                     changed.add(copy);
                 }
             }
@@ -576,6 +571,24 @@ final class WorkerSpace implements Holders {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * What a release carries for one copy, or null when nothing changed: the slots that differ from
+     * its twin, for an array only in the chunks written since the last release (all of them when
+     * {@code whole}). A method of its own, called per copy, so that the JIT compiles the diff once,
+     * early, and the release's loops call it: a release inlining every element type's diff was
+     * compiled four times (three of its loops on stack, then the method) at 250 ms of C2 each, with
+     * a grid's rows (perf/RESULTS.md).
+     */
+    private static WireFormat.Group changesOf(Copy copy, Object holder, boolean whole) {
+        ArrayWrites writes = copy.writes;
+        int[] written = writes == null ? null : writes.take();
+        if (written != null && written.length == 0 && !whole) {
+            return null; // an array nobody wrote since the last release
+        }
+        List<Change> diff = copy.twin.changes(holder, whole ? null : written);
+        return diff.isEmpty() ? null : new WireFormat.Group(copy.id, diff, copy.twin.inChunks());
     }
 
     // ---- copies the garbage collector freed -------------------------------------------------
