@@ -18,8 +18,9 @@ import java.util.jar.JarFile;
  * thread needs (the object space, the rewriter and its ASM) and rewrites a few classes as it will
  * the program's, so that the first thread placed here does not wait for that. On a node with a
  * fraction of a CPU this took a quarter of a second of CPU, which is a second or more of the run.
- * It runs at the lowest priority and only loads classes (no class is initialized), so it changes
- * nothing a program could see. A worker whose links are encrypted also gets the frame cipher
+ * It runs at the lowest priority and loads dist's classes without initializing them; the default
+ * time zone and locale it reads are what the first thread's start reads here anyway before the
+ * thread runs: it changes nothing a program could see. A worker whose links are encrypted also gets the frame cipher
  * compiled ({@link CipherWarmUp}): its first thread's message, often megabytes of arrays, opened at
  * a twentieth of the cipher's compiled speed.
  */

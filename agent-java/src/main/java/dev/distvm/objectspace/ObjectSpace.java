@@ -47,6 +47,7 @@ public final class ObjectSpace {
     /** On a worker, before its first thread arrives: what running a placed thread's task needs made once. */
     public static void prepareWorkerThreads() {
         TaskFrames.prepare();
+        ProgramEnvironment.prepareOnWorker();
     }
 
     /** @param mainThread the thread that runs {@code main}, or null when dist was attached late */

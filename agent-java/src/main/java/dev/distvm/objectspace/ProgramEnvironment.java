@@ -95,6 +95,17 @@ final class ProgramEnvironment {
         });
     }
 
+    /**
+     * On a worker, before its first thread arrives: reads the default time zone and locales, as the
+     * first start's {@link #apply} does before any placed thread runs (the JDK loads its time-zone
+     * data then: 4-5 ms that the first placed thread waited for). A program sees the same: its
+     * first thread here runs after {@code apply}, which reads them anyway.
+     */
+    static void prepareOnWorker() {
+        TimeZone.getDefault();
+        Locale.getDefault().toLanguageTag();
+    }
+
     /** A worker's side of a start: sets what {@link #writeChanges} wrote (a property's null: clears it). */
     static synchronized void apply(ByteBuffer in) {
         String locale = WireReader.string(in);
