@@ -16,17 +16,11 @@ class WriteTrackingTest {
 
     /** A thing that marks its own report, as a worker's copy record does. */
     private static final class MarkedThing implements WriteTracking.Marked {
-        private volatile boolean writeReported;
+        private volatile boolean reported;
 
-        @Override
-        public boolean writeReported() {
-            return writeReported;
-        }
+        @Override public boolean writeReported() { return reported; }
 
-        @Override
-        public void writeReported(boolean reported) {
-            writeReported = reported;
-        }
+        @Override public void writeReported(boolean value) { reported = value; }
     }
 
     @Test
