@@ -20,9 +20,9 @@ import java.util.jar.JarFile;
  * fraction of a CPU this took a quarter of a second of CPU, which is a second or more of the run.
  * It runs at the lowest priority and loads dist's classes without initializing them; the default
  * time zone and locale it reads are what the first thread's start reads here anyway before the
- * thread runs: it changes nothing a program could see. A worker whose links are encrypted also gets the frame cipher
- * compiled ({@link CipherWarmUp}): its first thread's message, often megabytes of arrays, opened at
- * a twentieth of the cipher's compiled speed.
+ * thread runs: it changes nothing a program could see. A worker whose links are encrypted also
+ * gets the frame cipher compiled ({@link CipherWarmUp}): its first thread's message, often
+ * megabytes of arrays, opened at a twentieth of the cipher's compiled speed.
  */
 final class WorkerWarmUp implements Runnable {
     /** Loaded, not initialized: the packages a placed thread's first moments go through (ASM loads as the subjects are rewritten). */

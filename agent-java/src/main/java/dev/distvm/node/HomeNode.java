@@ -107,8 +107,7 @@ public final class HomeNode {
         Runtime.getRuntime().addShutdownHook(new Thread(home::end, "dist-home-shutdown"));
         if (options.nodes() > 1) {
             home.awaitWorkers(membership);
-            runtime.connectSoon(membership.alive().stream().filter(n -> n.getId() != membership.nodeId())
-                    .map(NodeInfo::getAddress).toList());
+            runtime.connectSoon(otherNodes(membership).stream().map(NodeInfo::getAddress).toList());
         }
     }
 
@@ -160,16 +159,19 @@ public final class HomeNode {
         }
     }
 
+    /** The live members other than this home: its workers. */
+    private static List<NodeInfo> otherNodes(Membership membership) {
+        return membership.alive().stream().filter(n -> n.getId() != membership.nodeId()).toList();
+    }
+
     private void writeReport() throws IOException {
         Membership membership = runtime.membership();
         Map<NodeInfo, CompletableFuture<NodeReport>> asked = new LinkedHashMap<>();
-        for (NodeInfo node : membership.alive()) {
-            if (node.getId() != membership.nodeId()) {
-                asked.put(node, runtime.endpoint()
-                        .request(node.getAddress(), NodeMessageType.NODE_REPORT_VALUE, ReportRequest.getDefaultInstance(),
-                                REPORT_WAIT)
-                        .thenApply(reply -> reply.decode(NodeReport.parser())));
-            }
+        for (NodeInfo node : otherNodes(membership)) {
+            asked.put(node, runtime.endpoint()
+                    .request(node.getAddress(), NodeMessageType.NODE_REPORT_VALUE, ReportRequest.getDefaultInstance(),
+                            REPORT_WAIT)
+                    .thenApply(reply -> reply.decode(NodeReport.parser())));
         }
         List<NodeReport> reports = new ArrayList<>();
         List<String> unreachable = new ArrayList<>();
