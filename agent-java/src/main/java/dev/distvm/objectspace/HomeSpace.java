@@ -681,7 +681,23 @@ final class HomeSpace {
      * One pass of a scan: the changes of what {@code scan} found since the view last saw them, in
      * the order the worker applies them; the caller holds the view and the read lock.
      */
+    /**
+     * A loop per method, and a method per due thing's changes ({@link #changesFor}), for the
+     * reason a worker's release has them ({@link WorkerSpace}): the JIT compiles each piece once.
+     */
     private List<WireFormat.Group> scanChanges(View view, WriteTracking.Scan<Long> scan) {
+        List<Due> due = dueIn(view, scan);
+        List<WireFormat.Group> groups = new ArrayList<>();
+        for (Due next : due) {
+            WireFormat.Group group = changesFor(view, next, scan);
+            if (group != null) {
+                groups.add(group);
+            }
+        }
+        return ScanOrder.applyOrder(groups);
+    }
+
+    private static List<Due> dueIn(View view, WriteTracking.Scan<Long> scan) {
         List<Due> due = new ArrayList<>();
         for (long id : scan.due()) {
             Seen seen = view.seen.get(id);
@@ -689,30 +705,32 @@ final class HomeSpace {
                 due.add(new Due(id, seen));
             }
         }
-        List<WireFormat.Group> groups = new ArrayList<>();
-        for (Due next : due) {
-            Seen seen = next.seen();
-            int[] written = null;
-            if (seen.writes != null) {
-                boolean whole = scan.whole().contains(next.id());
-                if (!whole && seen.writes.unwrittenSince(seen.comparedThrough)) {
-                    continue; // what a sweep would find: nothing written since this view compared it
-                }
-                long sweep = seen.writes.sweep();
-                written = whole ? null : seen.writes.sweptAfter(seen.comparedThrough);
-                seen.comparedThrough = sweep;
-                if (written != null && written.length == 0) {
-                    continue; // an array nobody wrote since this worker last saw it
-                }
+        return due;
+    }
+
+    /** What the view's worker has not seen of one due thing, or null when it has seen it all. */
+    private static WireFormat.Group changesFor(View view, Due next, WriteTracking.Scan<Long> scan) {
+        Seen seen = next.seen();
+        int[] written = null;
+        if (seen.writes != null) {
+            boolean whole = scan.whole().contains(next.id());
+            if (!whole && seen.writes.unwrittenSince(seen.comparedThrough)) {
+                return null; // what a sweep would find: nothing written since this view compared it
             }
-            List<Change> changed = seen.followed == null ? seen.twin.changes(seen.master, written)
-                    : onDemandChanges(seen, written);
-            if (!changed.isEmpty()) {
-                next.seen().lastNamed = view.writing();
-                groups.add(new WireFormat.Group(next.id(), changed, next.seen().twin.inChunks()));
+            long sweep = seen.writes.sweep();
+            written = whole ? null : seen.writes.sweptAfter(seen.comparedThrough);
+            seen.comparedThrough = sweep;
+            if (written != null && written.length == 0) {
+                return null; // an array nobody wrote since this worker last saw it
             }
         }
-        return ScanOrder.applyOrder(groups);
+        List<Change> changed = seen.followed == null ? seen.twin.changes(seen.master, written)
+                : onDemandChanges(seen, written);
+        if (changed.isEmpty()) {
+            return null;
+        }
+        seen.lastNamed = view.writing();
+        return new WireFormat.Group(next.id(), changed, seen.twin.inChunks());
     }
 
     /**

@@ -528,32 +528,26 @@ final class WorkerSpace implements Holders {
         return release(writer -> {}, send, false);
     }
 
+    /**
+     * Each loop of a release is a method of its own, and so is each copy's diff ({@link #changesOf}):
+     * the JIT compiles each once, small, and an uncommon trap recompiles only its own piece. As one
+     * method that inlined them all, a release was compiled seven times in a 2-node SOR run (loops on
+     * stack, then traps at its {@code send} as new callers' lambdas arrived), for 0.96 s of C2 on the
+     * worker's two CPUs (perf/RESULTS.md).
+     */
     private boolean release(Consumer<WireWriter> header, Consumer<WireBuffer> send, boolean evenIfUnchanged) {
         lock.lock();
         try {
             WireWriter writer = new WireWriter(this);
             header.accept(writer);
+            WriteTracking.Scan<Copy> scan = tracking.scan();
             // The holders first: a copy unlinked by another's diff stays alive until it is diffed too.
             List<Copy> due = new ArrayList<>();
             List<Object> holders = new ArrayList<>();
-            WriteTracking.Scan<Copy> scan = tracking.scan();
-            for (Copy copy : scan.due()) {
-                Object holder = copy.get();
-                if (holder != null && copy.twin != null) {
-                    due.add(copy);
-                    holders.add(holder);
-                }
-            }
+            collectDue(scan, due, holders);
             List<WireFormat.Group> groups = new ArrayList<>();
             List<Copy> changed = new ArrayList<>();
-            for (int i = 0; i < due.size(); i++) {
-                Copy copy = due.get(i);
-                WireFormat.Group group = changesOf(copy, holders.get(i), scan.whole().contains(copy));
-                if (group != null) {
-                    groups.add(group);
-                    changed.add(copy);
-                }
-            }
+            diffAll(due, holders, scan, groups, changed);
             if (groups.isEmpty() && !evenIfUnchanged) {
                 return false;
             }
@@ -561,15 +555,45 @@ final class WorkerSpace implements Holders {
             long release = lastRelease + 1;
             send.accept(writer.finish(release, 0));
             lastRelease = release;
-            // The objects this release pushed home for the first time need no stamp: no older
-            // home message can name them.
-            for (int i = 0; i < changed.size(); i++) {
-                changed.get(i).twin.released(groups.get(i).changes(), release);
-            }
+            stampAll(changed, groups, release);
             Reference.reachabilityFence(holders);
             return true;
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** The scan's copies whose holders are alive and installed, and those holders, index by index. */
+    private static void collectDue(WriteTracking.Scan<Copy> scan, List<Copy> due, List<Object> holders) {
+        for (Copy copy : scan.due()) {
+            Object holder = copy.get();
+            if (holder != null && copy.twin != null) {
+                due.add(copy);
+                holders.add(holder);
+            }
+        }
+    }
+
+    /** The changes of each due copy, and the copies that had any, index by index. */
+    private static void diffAll(List<Copy> due, List<Object> holders, WriteTracking.Scan<Copy> scan,
+            List<WireFormat.Group> groups, List<Copy> changed) {
+        for (int i = 0; i < due.size(); i++) {
+            Copy copy = due.get(i);
+            WireFormat.Group group = changesOf(copy, holders.get(i), scan.whole().contains(copy));
+            if (group != null) {
+                groups.add(group);
+                changed.add(copy);
+            }
+        }
+    }
+
+    /**
+     * Each changed copy's twin learns the release that carried its changes. The objects this
+     * release pushed home for the first time need no stamp: no older home message can name them.
+     */
+    private static void stampAll(List<Copy> changed, List<WireFormat.Group> groups, long release) {
+        for (int i = 0; i < changed.size(); i++) {
+            changed.get(i).twin.released(groups.get(i).changes(), release);
         }
     }
 
