@@ -47,6 +47,7 @@ final class ArrayWrites {
     /** After a store into element {@code index} (a valid index: the store succeeded). */
     void stored(int index) {
         MARKS.setRelease(marks, index >>> CHUNK_SHIFT, (byte) 1);
+        UnreleasedWrites.NODE.noted();
     }
 
     /** After code that may have written any element (a JDK method the array was passed to). */
@@ -54,6 +55,7 @@ final class ArrayWrites {
         for (int c = 0; c < marks.length; c++) {
             MARKS.setRelease(marks, c, (byte) 1);
         }
+        UnreleasedWrites.NODE.noted();
     }
 
     /** After a write to [from, to) that did not go through rewritten code (a worker's release applied at the home). */
@@ -62,11 +64,13 @@ final class ArrayWrites {
             for (int c = from >>> CHUNK_SHIFT; c <= (to - 1) >>> CHUNK_SHIFT; c++) {
                 MARKS.setRelease(marks, c, (byte) 1);
             }
+            UnreleasedWrites.NODE.noted();
         }
     }
 
     void alias() {
         aliased = true;
+        UnreleasedWrites.NODE.unknowable();
     }
 
     /**

@@ -50,13 +50,12 @@ final class WorkerRuntime {
     private static final long WAITING_RELEASE_NANOS = 200_000;
     private volatile long lastWaitingRelease;
     /**
-     * A thread looks at the clock for that push once in this many of its volatile reads that find
-     * nothing new: the clock costs about 30 ns here, most of a spinning read of a copy, and a
-     * spinner makes the 16 reads in well under a microsecond.
+     * While the node has writes to push, a spinning thread looks at the clock for that push once in
+     * this many of its reads: the clock costs about 30 ns here. Counted racily by all spinners
+     * (a lost count only moves a look), and only while there is something to push.
      */
     private static final int READS_PER_CLOCK_LOOK = 16;
-    /** Per thread, its volatile reads until its next look at the clock (a thread's own counter: no cache line shared). */
-    private final ThreadLocal<int[]> readsUntilClockLook = ThreadLocal.withInitial(() -> new int[1]);
+    private int readsUntilClockLook;
     /** Numbers this node's forwarded calls, so that an interrupt names the one it is for. */
     private final AtomicLong forwardedCalls = new AtomicLong();
 
@@ -171,11 +170,10 @@ final class WorkerRuntime {
             refresh();
             return;
         }
-        int[] untilLook = readsUntilClockLook.get();
-        if (--untilLook[0] > 0) {
-            return;
+        if (!UnreleasedWrites.NODE.any() || --readsUntilClockLook > 0) {
+            return; // nothing to push, or not yet time to look at the clock
         }
-        untilLook[0] = READS_PER_CLOCK_LOOK;
+        readsUntilClockLook = READS_PER_CLOCK_LOOK;
         long now = System.nanoTime();
         if (now - lastWaitingRelease >= WAITING_RELEASE_NANOS) {
             lastWaitingRelease = now;

@@ -540,6 +540,7 @@ final class WorkerSpace implements Holders {
         try {
             WireWriter writer = new WireWriter(this);
             header.accept(writer);
+            UnreleasedWrites.NODE.releasing();
             WriteTracking.Scan<Copy> scan = tracking.scan();
             // The holders first: a copy unlinked by another's diff stays alive until it is diffed too.
             List<Copy> due = new ArrayList<>();

@@ -99,6 +99,7 @@ final class WriteTracking<T> {
             if (!marked.writeReported()) {
                 marked.writeReported(true);
                 written.put(thing, pin);
+                UnreleasedWrites.NODE.noted();
             }
             return;
         }
@@ -110,6 +111,7 @@ final class WriteTracking<T> {
         }
         if (written.get(thing) == null) {
             written.put(thing, pin);
+            UnreleasedWrites.NODE.noted();
         }
         lastReports[slot] = new Reported(thing, period);
     }
