@@ -32,6 +32,7 @@ final class CopyMonitors {
     private final WorkerRuntime runtime;
     private final HomeConnection toHome;
     private final WorkerSpace space;
+    /** The held monitors of threads that are not a {@link WorkerThread} (see {@link #heldByThisThread}). */
     private final ThreadLocal<HeldMonitors> held = ThreadLocal.withInitial(HeldMonitors::new);
     /**
      * Wakes a thread that waits on a copy's local monitor for the home's answer (see
@@ -58,6 +59,10 @@ final class CopyMonitors {
         return leases;
     }
 
+    private HeldMonitors heldByThisThread() {
+        return Thread.currentThread() instanceof WorkerThread thread ? thread.held : held.get();
+    }
+
     /**
      * {@code lock}'s local monitor was just taken: for a copy, this node must hold the home's
      * too; if it does not, ask for it (one thread at a time: the others wait for its answer).
@@ -67,7 +72,7 @@ final class CopyMonitors {
             // static synchronized: the class's monitor is the home's, like its statics
             runtime.fetchStatics(type);
         }
-        HeldMonitors mine = held.get();
+        HeldMonitors mine = heldByThisThread();
         if (!isCopy(lock, mine)) {
             if (eachNodeHasItsOwn(lock)) {
                 runtime.stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + Thread.currentThread().getName()
@@ -188,7 +193,7 @@ final class CopyMonitors {
     void exited(Object lock) {
         // Only copies enter a thread's held monitors, and nothing is to be done for one it does not
         // hold as shared: the thread's own list answers, without asking whether the object is a copy.
-        HeldMonitors mine = held.get();
+        HeldMonitors mine = heldByThisThread();
         if (mine.holds(lock) && !mine.exited(lock)) {
             MonitorLeases.Held state = mine.lastState(lock);
             if (state == null) {
@@ -209,7 +214,7 @@ final class CopyMonitors {
      * pushed home, or one it asks for.
      */
     boolean holdsShared(Object lock) {
-        HeldMonitors mine = held.get();
+        HeldMonitors mine = heldByThisThread();
         if (!isCopy(lock, mine)) {
             return false;
         }
@@ -261,7 +266,7 @@ final class CopyMonitors {
         state.owner = null; // other threads here may ask for the monitor meanwhile, through another lease
         runtime.release();
         boolean interrupted = runtime.coherently(() -> monitor(Delegate.Op.WAIT, lease, millis));
-        holdLease(copy, held.get(), false);
+        holdLease(copy, heldByThisThread(), false);
         if (interrupted) {
             throw new InterruptedException();
         }

@@ -35,7 +35,7 @@ final class TaskFrames {
     private static final MethodHandle RUNNABLE = hidden("Runnable", "java/lang/Object", new String[] {"java/lang/Runnable"},
             MethodType.methodType(void.class), Runnable.class);
     /** (Around, ThreadGroup, String) -> a hidden Thread, for a task that is a Thread subclass: nothing is below its run. */
-    private static final MethodHandle THREAD = hidden("Thread", "java/lang/Thread", new String[0],
+    private static final MethodHandle THREAD = hidden("Thread", Type.getInternalName(WorkerThread.class), new String[0],
             MethodType.methodType(void.class, ThreadGroup.class, String.class), Thread.class);
 
     private TaskFrames() {}
@@ -54,7 +54,7 @@ final class TaskFrames {
             if (around.task() instanceof Thread) {
                 return (Thread) THREAD.invoke(around, group, name);
             }
-            return new Thread(group, (Runnable) RUNNABLE.invoke(around), name);
+            return new WorkerThread(group, (Runnable) RUNNABLE.invoke(around), name);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable e) {
