@@ -26,7 +26,6 @@ final class ThreadsPlacedHere {
     private final Endpoint endpoint;
     private final WorkerSpace space;
     private final Map<Long, Thread> running = new ConcurrentHashMap<>();
-    private final ThreadLocal<PlacedHere> placedHere = new ThreadLocal<>();
     /** How much CPU a placed thread used, for {@link ShortThreads} (waiting for other nodes is not computing). */
     private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
     /** The local thread that runs each placed Thread subclass's copy here (an identity map: the copies hash by the hook). */
@@ -41,7 +40,7 @@ final class ThreadsPlacedHere {
     static final ThreadGroup PROGRAM_GROUP = programGroup();
 
     /** The logical thread a worker thread runs for. */
-    private record PlacedHere(long id, String name, Thread logical) {}
+    record PlacedHere(long id, String name, Thread logical) {}
 
     ThreadsPlacedHere(WorkerRuntime runtime, Endpoint endpoint, Senders fromHome, WorkerSpace space) {
         this.runtime = runtime;
@@ -118,7 +117,7 @@ final class ThreadsPlacedHere {
                 logical.setDaemon(daemon);
                 logical.setPriority(priority);
             }
-            placedHere.set(new PlacedHere(id, name, logical));
+            ((WorkerThread) Thread.currentThread()).placed = new PlacedHere(id, name, logical);
             runningFor.put(logical, Thread.currentThread());
             ApplicationThreads.placed(Thread.currentThread(), id);
             began = CPU.getCurrentThreadCpuTime();
@@ -158,8 +157,13 @@ final class ThreadsPlacedHere {
         }
     }
 
+    /** What this node knows of the placed thread that calls, or null when it is not one ({@link WorkerThread}). */
+    private static PlacedHere placedHere() {
+        return Thread.currentThread() instanceof WorkerThread thread ? thread.placed : null;
+    }
+
     Thread currentThread() {
-        PlacedHere here = placedHere.get();
+        PlacedHere here = placedHere();
         return here == null ? Thread.currentThread() : here.logical();
     }
 
@@ -181,7 +185,7 @@ final class ThreadsPlacedHere {
      * a thread that runs elsewhere (or has not started here yet, or ended).
      */
     Thread runningHere(Thread thread) {
-        PlacedHere here = placedHere.get();
+        PlacedHere here = placedHere();
         if (here != null && thread == here.logical()) {
             return Thread.currentThread(); // a thread about itself (a spin on isInterrupted()): no shared map's lock
         }
@@ -194,7 +198,7 @@ final class ThreadsPlacedHere {
 
     @SuppressWarnings("deprecation")
     long threadId(Thread thread) {
-        PlacedHere here = placedHere.get();
+        PlacedHere here = placedHere();
         if (here != null && thread == here.logical()) {
             return here.id();
         }
