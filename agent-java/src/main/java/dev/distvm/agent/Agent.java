@@ -17,17 +17,34 @@ import java.util.Set;
 /**
  * The entry of {@code -javaagent:dist.jar=...}: validates the options, installs the class
  * transformer and starts this JVM's node. A bad option or a failed start stops the JVM with a
- * message that names the cause and the fix.
+ * message that names the cause and the fix. Attached to a running JVM ({@link #agentmain}) dist
+ * changes nothing and never ends the JVM: it says why on the JVM's standard error and fails the
+ * attach, so the attaching side learns it too.
  */
 public final class Agent {
     private Agent() {}
 
     public static void premain(String arguments, Instrumentation instrumentation) {
-        start(arguments, instrumentation, true);
+        start(arguments, instrumentation);
     }
 
+    /**
+     * A running JVM cannot become a node: its classes are loaded unrewritten and its threads and
+     * objects exist already, so a cluster would place nothing (attached, dist once started one that
+     * did just that) and a one-node run would only rewrite the classes loaded from then on. A bad
+     * option once ended the JVM, as it does at start-up.
+     */
     public static void agentmain(String arguments, Instrumentation instrumentation) {
-        start(arguments, instrumentation, false);
+        String problem;
+        try {
+            AgentOptions.parse(arguments);
+            problem = "dist cannot be attached to a running JVM yet: it runs a program across nodes only when the JVM"
+                    + " starts with it (java -javaagent:dist.jar=nodes=N ..., or ./dist run); nothing in this JVM was changed";
+        } catch (AgentOptions.InvalidOptionException e) {
+            problem = e.getMessage() + "; nothing in this JVM was changed";
+        }
+        System.err.println("[dist] error: " + problem);
+        throw new UnsupportedOperationException("dist: " + problem);
     }
 
     /**
@@ -56,7 +73,7 @@ public final class Agent {
         }
     }
 
-    private static void start(String arguments, Instrumentation instrumentation, boolean atStartup) {
+    private static void start(String arguments, Instrumentation instrumentation) {
         ProtobufUnsafeGuard.install(instrumentation);
         AgentOptions options;
         try {
@@ -74,13 +91,11 @@ public final class Agent {
             ObjectSpace.prepareInBackground();
             if (options.role() == AgentOptions.Role.HOME) {
                 showTheProgramItsClassPath();
-                HomeNode.start(options, atStartup ? Thread.currentThread() : null);
+                HomeNode.start(options, Thread.currentThread());
             } else {
                 WorkerWarmUp.start(WorkerNode.start(options).encrypted());
-                if (atStartup) {
-                    // A worker has no main: the JVM's main thread stays here until the worker ends.
-                    WorkerNode.serveForever();
-                }
+                // A worker has no main: the JVM's main thread stays here until the worker ends.
+                WorkerNode.serveForever();
             }
         } catch (StartupException | TransportException e) {
             System.err.println("[dist] error: " + e.getMessage());

@@ -55,7 +55,7 @@ public final class HomeNode {
      * Starts the home node and, for {@code nodes=N}, its N-1 local workers; returns once all have
      * joined.
      *
-     * @param mainThread the thread that will run {@code main}, or null when dist was attached late
+     * @param mainThread the thread that will run {@code main}
      */
     public static void start(AgentOptions options, Thread mainThread) throws IOException, InterruptedException {
         ClusterSecret secret = options.join() == null ? ClusterSecret.random() : ClusterSecret.fromEnvironment();
@@ -101,9 +101,7 @@ public final class HomeNode {
         });
         runtime.install(membership);
         ObjectSpace.startHome(endpoint, membership, applicationLoader, mainThread);
-        if (mainThread != null) {
-            ApplicationThreads.main(mainThread);
-        }
+        ApplicationThreads.main(mainThread);
         Runtime.getRuntime().addShutdownHook(new Thread(home::end, "dist-home-shutdown"));
         if (options.nodes() > 1) {
             home.awaitWorkers(membership);

@@ -50,7 +50,7 @@ public final class ObjectSpace {
         ProgramEnvironment.prepareOnWorker();
     }
 
-    /** @param mainThread the thread that runs {@code main}, or null when dist was attached late */
+    /** @param mainThread the thread that runs {@code main} */
     public static void startHome(Endpoint endpoint, Membership membership, ClassLoader applicationLoader,
                                  Thread mainThread) {
         Hooks.home = new HomeRuntime(endpoint, membership, applicationLoader, mainThread);

@@ -17,7 +17,7 @@ import java.util.Map;
 final class PlacementPolicy {
     private final Membership membership;
     private final int homeId;
-    /** The thread that runs {@code main} (null when dist was attached late): it counts as the home's load. */
+    /** The thread that runs {@code main}: it counts as the home's load. */
     private final Thread mainThread;
     private final PlacedThreads placed;
     private final List<Thread> startedHere = new ArrayList<>();
@@ -35,7 +35,7 @@ final class PlacementPolicy {
         nodes.sort(Comparator.comparingInt(NodeInfo::getId));
         Map<Integer, Integer> load = new HashMap<>();
         startedHere.removeIf(t -> !t.isAlive());
-        load.put(homeId, startedHere.size() + (mainThread != null && mainThread.isAlive() ? 1 : 0));
+        load.put(homeId, startedHere.size() + (mainThread.isAlive() ? 1 : 0));
         placed.addLoad(load);
         int least = Integer.MAX_VALUE;
         for (NodeInfo node : nodes) {
