@@ -34,7 +34,7 @@ public record AgentOptions(
         VALID.put("failure-timeout", "milliseconds a suspected node may stay silent before it is declared dead without"
                 + " proof of its death (" + MembershipSettings.MIN_FAILURE_TIMEOUT_MILLIS + ".." + MembershipSettings.MAX_FAILURE_TIMEOUT_MILLIS + ", default "
                 + MembershipSettings.DEFAULT_FAILURE_TIMEOUT.toMillis() + ")");
-        VALID.put("verbose", "true or false (default false): log the cluster's life on standard error");
+        VALID.put("verbose", "true or false (default false): log the cluster's life and where each thread runs on standard error");
         VALID.put("encrypt", "true or false (default false): encrypt traffic on loopback too (off loopback it always is)");
         VALID.put("parent", "pid of the JVM that started this worker; the worker exits when it ends (set by dist)");
     }

@@ -1,8 +1,9 @@
 package dev.distvm.report;
 
+import dev.distvm.common.Log;
 import java.util.List;
 
-/** Where each application thread this node started ran, and why: for the run report. */
+/** Where each application thread this node started ran, and why: for the run report, and as it happens with {@code verbose}. */
 public final class ThreadPlacement {
     private static final BoundedRecords<String> DECISIONS = new BoundedRecords<>();
 
@@ -10,6 +11,7 @@ public final class ThreadPlacement {
 
     public static void record(String decision) {
         DECISIONS.add(decision);
+        Log.debug("thread " + decision);
     }
 
     /** The first placement decisions of this node, in order, as "thread name: decision". */
