@@ -11,7 +11,9 @@ public final class ThreadPlacement {
 
     public static void record(String decision) {
         DECISIONS.add(decision);
-        Log.debug("thread " + decision);
+        if (Log.isVerbose()) { // a thread start's only cost of this otherwise
+            Log.info("thread " + decision);
+        }
     }
 
     /** The first placement decisions of this node, in order, as "thread name: decision". */
