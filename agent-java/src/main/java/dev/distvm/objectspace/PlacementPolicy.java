@@ -3,7 +3,6 @@ package dev.distvm.objectspace;
 import dev.distvm.coordinator.Membership;
 import dev.distvm.coordinator.proto.NodeInfo;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,10 +30,12 @@ final class PlacementPolicy {
     }
 
     synchronized NodeInfo choose() {
-        List<NodeInfo> nodes = new ArrayList<>(membership.alive());
-        nodes.sort(Comparator.comparingInt(NodeInfo::getId));
-        Map<Integer, Integer> load = new HashMap<>();
+        List<NodeInfo> nodes = membership.alive(); // ordered by id
         startedHere.removeIf(t -> !t.isAlive());
+        if (nodes.size() == 1) {
+            return nodes.get(0); // the home alone (--nodes 1): a thread start costs what it costs on one JVM
+        }
+        Map<Integer, Integer> load = new HashMap<>();
         load.put(homeId, startedHere.size() + (mainThread.isAlive() ? 1 : 0));
         placed.addLoad(load);
         int least = Integer.MAX_VALUE;

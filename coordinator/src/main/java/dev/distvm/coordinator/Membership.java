@@ -65,6 +65,11 @@ public final class Membership implements AutoCloseable {
     private final JoinRequest request;
     private final Listener listener;
     private final Map<Integer, NodeInfo> nodes = new ConcurrentHashMap<>();
+    /**
+     * {@link #alive()}, made again at each change of {@link #nodes} (under its lock): the home asks at
+     * every thread start, and making it there was most of what a thread start costs dist on one node.
+     */
+    private volatile List<NodeInfo> aliveInOrder = List.of();
     private final ScheduledExecutorService heartbeats;
     private final LoadProbe probe = new LoadProbe();
     private final AtomicBoolean rejoining = new AtomicBoolean();
@@ -186,10 +191,7 @@ public final class Membership implements AutoCloseable {
 
     /** The live nodes as this node last heard, ordered by id. */
     public List<NodeInfo> alive() {
-        return nodes.values().stream()
-                .filter(n -> n.getState() == NodeState.ALIVE)
-                .sorted((a, b) -> Integer.compare(a.getId(), b.getId()))
-                .toList();
+        return aliveInOrder;
     }
 
     /** Every node this node has heard of, alive or not, ordered by id. */
@@ -264,6 +266,10 @@ public final class Membership implements AutoCloseable {
             boolean news = known == null || known.getState() != node.getState();
             if (known == null || known.getState() == NodeState.ALIVE) {
                 nodes.put(node.getId(), node);
+                aliveInOrder = nodes.values().stream()
+                        .filter(n -> n.getState() == NodeState.ALIVE)
+                        .sorted((a, b) -> Integer.compare(a.getId(), b.getId()))
+                        .toList();
             } else {
                 news = false;
             }
