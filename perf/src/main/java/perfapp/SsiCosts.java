@@ -55,6 +55,43 @@ public final class SsiCosts {
         volatile int released;
     }
 
+    /**
+     * Volatile hand-overs between the probe (on the worker) and {@code main} (at the home): the
+     * probe writes a turn's number, main spins until it reads it and writes it back, the probe
+     * spins until it reads that. Both spin with {@code Thread.yield()}: on a node of one CPU a
+     * spinner that never yields takes the CPU from the threads that carry the value to it, and the
+     * figure would be the scheduler's, not dist's.
+     */
+    static final class HandOvers {
+        volatile int asked;
+        volatile int answered;
+
+        /** Runs at the home: answers every turn. */
+        void answer(int turns) {
+            for (int turn = 1; turn <= turns; turn++) {
+                while (asked != turn) {
+                    Thread.yield();
+                }
+                answered = turn;
+            }
+        }
+
+        /** Runs on the worker: the mean of one way, in microseconds, over the timed turns after the untimed ones. */
+        double ask(int untimed, int timed) {
+            long start = 0;
+            for (int turn = 1; turn <= untimed + timed; turn++) {
+                if (turn == untimed + 1) {
+                    start = System.nanoTime();
+                }
+                asked = turn;
+                while (answered != turn) {
+                    Thread.yield();
+                }
+            }
+            return (System.nanoTime() - start) / 1e3 / timed / 2;
+        }
+    }
+
     /** Where the home publishes: a new cell, then its number, so a reader who sees the number sees the cell. */
     static final class Board {
         Cell cell = new Cell();
@@ -103,20 +140,23 @@ public final class SsiCosts {
         }
         Board board = new Board();
         Releases releases = new Releases();
-        double[] results = new double[12];
-        Thread probe = new Thread(() -> probe(shared, board, releases, results), "probe");
+        HandOvers handOvers = new HandOvers();
+        double[] results = new double[13];
+        Thread probe = new Thread(() -> probe(shared, board, releases, handOvers, results), "probe");
         probe.start();
         board.serve(); // main publishes: it runs at the home whatever the placement
+        handOvers.answer(2 * REMOTE_OPERATIONS);
         probe.join();
         System.out.printf("copy_read_ns %.3f%nworker_local_read_ns %.3f%nfault_us %.1f%nfaults %.0f%n"
                 + "empty_refresh_us %.3f%nmonitor_us %.4f%nrelease_small_us %.2f%nrelease_array_us %.2f%n"
-                + "release_small_beside_array_us %.2f%nlocal_monitor_us %.4f%nvolatile_read_ns %.3f%nlocal_volatile_read_ns %.3f%n",
+                + "release_small_beside_array_us %.2f%nlocal_monitor_us %.4f%nvolatile_read_ns %.3f%nlocal_volatile_read_ns %.3f%n"
+                + "volatile_handover_us %.1f%n",
                 results[0], results[1], results[2], results[3], results[4], results[5], results[6], results[7], results[8],
-                results[9], results[10], results[11]);
+                results[9], results[10], results[11], results[12]);
     }
 
     /** Runs on the worker: fills {@code results} in the order main prints them. */
-    private static void probe(Cell[] shared, Board board, Releases releases, double[] results) {
+    private static void probe(Cell[] shared, Board board, Releases releases, HandOvers handOvers, double[] results) {
         Cell[] own = cells();
         double[] copyReads = new double[ROUNDS];
         double[] ownReads = new double[ROUNDS];
@@ -177,6 +217,7 @@ public final class SsiCosts {
         results[6] = median(smallReleases);
         results[7] = median(arrayReleases);
         results[8] = median(smallBesideArray);
+        results[12] = handOvers.ask(REMOTE_OPERATIONS, REMOTE_OPERATIONS);
         if (sum == 42) {
             System.out.println(); // keeps sum alive
         }
