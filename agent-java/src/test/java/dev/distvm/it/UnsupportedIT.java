@@ -70,9 +70,9 @@ class UnsupportedIT {
             // Declared Object: only its value says it cannot travel (the class is initialized).
             assertTrue(json.contains("\"logger-0: kept home: " + ARRAY_LIST + ": it is a JDK class, and the thread's code"
                     + " uses the statics of itapp.unsupported.StaticAccumulators$Registry, whose field log holds one\""), json);
-            assertTrue(json.contains("\"free-0: node 2\""), json);
+            RunReports.assertPlacedOnAWorker(json, "free-0"); // any number: a worker may join before its home
             assertTrue(Pattern.compile("\"(summer|logger)-1: (kept home: instances of java.util.(concurrent.atomic.AtomicLong"
-                    + "|ArrayList) cannot|node 1 \\(home\\))").matcher(json).results().count() == 2, json);
+                    + "|ArrayList) cannot|node \\d+ \\(home\\))").matcher(json).results().count() == 2, json);
         }
     }
 
