@@ -70,7 +70,7 @@ public final class HomeNode {
         // they wait in the coordinator's backlog.
         List<Process> workers = options.nodes() > 1
                 ? WorkerLauncher.launch(options.nodes() - 1, coordinatorAddress, secret, options) : List.of();
-        Coordinator coordinator = coordinatorPort == null ? null : Coordinator.start(
+        Coordinator coordinator = coordinatorPort == null ? null : Coordinator.startForItsHome(
                 Endpoint.open(coordinatorConfig, coordinatorPort), MembershipSettings.withFailureTimeout(options.failureTimeout()));
         Endpoint endpoint = Endpoint.open(TransportConfig.loopback(secret).withBindAddress(options.bind())
                 .withAdvertisedAddress(options.advertise()).withEncryption(options.encrypt()));

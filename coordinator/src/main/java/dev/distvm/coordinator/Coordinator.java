@@ -36,14 +36,15 @@ import java.util.concurrent.TimeUnit;
 public final class Coordinator implements AutoCloseable {
     private final Endpoint endpoint;
     private final MembershipSettings settings;
-    private final Members table = new Members();
+    private final Members table;
     private final FailureDetector detector;
     private final ScheduledExecutorService detection;
     private final long startedMillis = System.currentTimeMillis();
 
-    private Coordinator(Endpoint endpoint, MembershipSettings settings) {
+    private Coordinator(Endpoint endpoint, MembershipSettings settings, boolean homeIsNumberOne) {
         this.endpoint = endpoint;
         this.settings = settings;
+        this.table = new Members(homeIsNumberOne);
         this.detector = new FailureDetector(settings, "coordinator", System.nanoTime());
         endpoint.registerImmediate(MembershipType.JOIN_VALUE, this::join);
         endpoint.registerImmediate(MembershipType.LEAVE_VALUE, this::leave);
@@ -56,7 +57,12 @@ public final class Coordinator implements AutoCloseable {
 
     /** Serves the membership protocol on {@code endpoint}, which this coordinator then owns. */
     public static Coordinator start(Endpoint endpoint, MembershipSettings settings) {
-        return new Coordinator(endpoint, settings);
+        return new Coordinator(endpoint, settings, false);
+    }
+
+    /** As {@link #start}, embedded in a home, whose node is number 1 even when one of its workers joins first. */
+    public static Coordinator startForItsHome(Endpoint endpoint, MembershipSettings settings) {
+        return new Coordinator(endpoint, settings, true);
     }
 
     public String address() {

@@ -15,7 +15,10 @@ import java.util.Optional;
  * The coordinator's record of the cluster: every node that joined, its state and last load. Node
  * ids are handed out here, never reused within a coordinator's life; a coordinator that restarted
  * takes back the ids its members rejoin with and hands out new ones above the highest it has seen.
- * All methods are synchronized: the table is touched by the transport loop and the failure detector.
+ * A home's embedded coordinator keeps number 1 for its home: the home launches its workers before
+ * it joins, and a worker that was quicker took number 1, so "node 1" was not always the home (in
+ * the run report, the ready line and the tests that read them). All methods are synchronized: the
+ * table is touched by the transport loop and the failure detector.
  */
 final class Members {
     /** A rejoin this table cannot take: the id is another node's, or its node was ended here. */
@@ -25,11 +28,23 @@ final class Members {
         }
     }
 
+    private static final int HOME_ID = 1;
+
     private final Map<Integer, NodeInfo> nodes = new LinkedHashMap<>();
-    private int nextId = 1;
+    private final boolean homeIsNumberOne;
+    private int nextId;
     private long version;
 
+    /** @param homeIsNumberOne the first home to join gets number 1 whoever joins before it */
+    Members(boolean homeIsNumberOne) {
+        this.homeIsNumberOne = homeIsNumberOne;
+        this.nextId = homeIsNumberOne ? HOME_ID + 1 : 1;
+    }
+
     synchronized NodeInfo add(JoinRequest request, long nowMillis) {
+        if (homeIsNumberOne && request.getRole() == Role.HOME && !nodes.containsKey(HOME_ID)) {
+            return put(HOME_ID, request, nowMillis);
+        }
         return put(nextId, request, nowMillis);
     }
 
