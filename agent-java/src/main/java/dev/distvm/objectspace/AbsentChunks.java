@@ -10,11 +10,10 @@ import java.lang.invoke.VarHandle;
  * too, because a release finds writes by comparing with the twin, which is stale for an absent
  * chunk (a value written that equals the stale one would not be found).
  *
- * <p>A fault fetches a run of absent chunks from the faulting one on: a few at first, then, while the
- * faults go on where the last fetch ended (a thread walking the array), half as many as the walk
- * has fetched so far, so that what a walk fetches beyond where it stops is at most a third of it;
- * back to a few when the faults jump. The flags are read without a lock by every faulting read; they change under
- * the copy's monitor, from the home's messages (applied in order) and the fetches' answers.
+ * <p>A fault fetches a run of absent chunks from the faulting one on ({@link FetchWalk}: growing
+ * while a thread walks the array, several threads' walks followed at once). The flags are read
+ * without a lock by every faulting read; they change under the copy's monitor, from the home's
+ * messages (applied in order) and the fetches' answers.
  */
 final class AbsentChunks {
     static final int CHUNK_SHIFT = ArrayWrites.CHUNK_SHIFT;
@@ -41,9 +40,7 @@ final class AbsentChunks {
     private final java.util.BitSet followed;
     /** Every chunk is followed: handing the array to JDK code needs nothing more. */
     private volatile boolean allFollowed;
-    /** Chunks the current walk fetched; the chunk after its last fetch, where a fault continues it. */
-    private int walked;
-    private int walkContinuesAt = -1;
+    private final FetchWalk walk = new FetchWalk(FIRST_WINDOW, LARGEST_WINDOW);
     /** {@link ArrayReads}' table entry (guarded there): the array's identity hash, whether it is in, the next in its chain. */
     int incompleteAs;
     boolean inTable;
@@ -107,17 +104,7 @@ final class AbsentChunks {
 
     /** The chunks [from, to) a fault at {@code index} fetches: the absent run from its chunk on, at most the window. */
     synchronized int[] toFetch(int index) {
-        int first = index >>> CHUNK_SHIFT;
-        walked = first == walkContinuesAt ? walked : 0;
-        int window = Math.min(LARGEST_WINDOW, Math.max(FIRST_WINDOW, walked / 2));
-        int end = first;
-        while (end < absent.length && end - first < window && absent[end] != 0) {
-            end++;
-        }
-        end = Math.max(end, first + 1);
-        walked += end - first;
-        walkContinuesAt = end;
-        return new int[] {first, end};
+        return walk.run(index >>> CHUNK_SHIFT, absent.length, c -> absent[c] != 0);
     }
 
     /**

@@ -165,6 +165,23 @@ class OnDemandArraysTest {
     }
 
     @Test
+    void threadsWalkingTheirOwnSlicesInTurnEachKeepTheirWalk() {
+        AbsentChunks chunks = new AbsentChunks(1, 4096 * CHUNK, allAbsent(4096));
+        int[] next = {0, 1024, 2048, 3072}; // four threads, faulting in turn
+        int[] widest = new int[4];
+        for (int fault = 0; fault < 40; fault++) {
+            int t = fault % 4;
+            int[] run = chunks.toFetch(next[t] * CHUNK);
+            assertEquals(next[t], run[0]);
+            widest[t] = Math.max(widest[t], run[1] - run[0]);
+            next[t] = run[1];
+        }
+        for (int t = 0; t < 4; t++) {
+            assertTrue(widest[t] > 8, "walk " + t + " widened to " + widest[t] + " chunks, not reset by the others' faults");
+        }
+    }
+
+    @Test
     void aFaultFetchesOnlyAbsentChunksAndHandingOverFetchesWhatIsNotFollowed() {
         byte[] flags = allAbsent(16);
         flags[3] = 0; // here (zeros), not followed
