@@ -14,6 +14,7 @@ import dev.distvm.node.proto.ReportRequest;
 import dev.distvm.objectspace.ObjectSpace;
 import dev.distvm.report.ApplicationThreads;
 import dev.distvm.report.RunReport;
+import dev.distvm.report.ThreadPlacement;
 import dev.distvm.transport.ClusterSecret;
 import dev.distvm.transport.Endpoint;
 import dev.distvm.transport.TransportConfig;
@@ -139,6 +140,12 @@ public final class HomeNode {
     private void end() {
         // First, since an ending run may be halted: a worker killed with SIGKILL left its directory behind.
         RunDirectory.sweepStale();
+        if (options.nodes() > 1 || options.join() != null) { // a cluster: say where the threads went
+            String where = ThreadPlacement.summary(runtime.endpoint().nodeId());
+            if (where != null) {
+                Log.info(where);
+            }
+        }
         try {
             if (options.report() != null) {
                 writeReport();

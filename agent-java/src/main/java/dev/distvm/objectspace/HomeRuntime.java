@@ -125,12 +125,12 @@ final class HomeRuntime {
                     startThere(thread, root.getClass(), node, startMessage(thread, root, node));
                     return;
                 }
-                ThreadPlacement.record(thread.getName() + ": kept home: " + ShortThreads.KEPT_HOME);
+                ThreadPlacement.keptHome(thread.getName(), ShortThreads.KEPT_HOME);
             } catch (UnsharableException e) {
-                ThreadPlacement.record(thread.getName() + ": kept home: " + e.getMessage());
+                ThreadPlacement.keptHome(thread.getName(), e.getMessage());
             }
         } else {
-            ThreadPlacement.record(thread.getName() + ": node " + node.getId() + " (home)");
+            ThreadPlacement.placed(thread.getName(), node.getId(), true);
         }
         placement.startedHere(thread);
         thread.start();
@@ -174,7 +174,7 @@ final class HomeRuntime {
         // Recorded before the message leaves: a short thread's end may arrive before the answer.
         CompletableFuture<Object> answered = new CompletableFuture<>();
         placed.placed(thread, task, node, answered);
-        ThreadPlacement.record(thread.getName() + ": node " + node.getId());
+        ThreadPlacement.placed(thread.getName(), node.getId(), false);
         answered.whenComplete((reply, failure) -> {
             if (failure != null) {
                 runEnd.endRun(node.getId(), Exits.CANNOT_RUN_COHERENTLY, "thread " + thread.getName()

@@ -337,7 +337,7 @@ public final class Hooks {
             h.start(thread);
         } else {
             if (worker != null) {
-                ThreadPlacement.record(thread.getName() + ": started by a placed thread, runs on its node");
+                ThreadPlacement.startedByPlacedThread(thread.getName());
             }
             thread.start();
             ApplicationThreads.started(thread);
