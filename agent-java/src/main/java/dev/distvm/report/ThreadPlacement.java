@@ -72,6 +72,6 @@ public final class ThreadPlacement {
                         ? "node " + e.getKey() + " (home) " + e.getValue() + (kept > 0 ? " + " + kept + " kept home" : "")
                         : "node " + e.getKey() + " " + e.getValue())
                 .collect(Collectors.joining(", "))
-                + (kept > 0 ? " (--verbose says why a thread was kept home)" : "");
+                + (kept > 0 && !Log.isVerbose() ? " (--verbose says why a thread was kept home)" : "");
     }
 }
