@@ -33,7 +33,7 @@ final class CopyMonitors {
     private final HomeConnection toHome;
     private final WorkerSpace space;
     /** The held monitors of threads that are not a {@link WorkerThread} (see {@link #heldByThisThread}). */
-    private final ThreadLocal<HeldMonitors> held = ThreadLocal.withInitial(HeldMonitors::new);
+    private final ThreadLocal<HeldMonitors> held = ThreadLocal.withInitial(() -> new HeldMonitors(1));
     /**
      * Wakes a thread that waits on a copy's local monitor for the home's answer (see
      * {@link #monitor}), and gives leases back; not the transport's reader, which must never
@@ -85,7 +85,7 @@ final class CopyMonitors {
             return;
         }
         if (mine.holds(lock)) {
-            NodeCounters.MONITOR_LOCAL.increment();
+            mine.enteredLocally();
         } else {
             holdLease(lock, mine, true);
         }
@@ -172,7 +172,7 @@ final class CopyMonitors {
         }
         mine.remember(lock, state);
         if (!asked) {
-            NodeCounters.MONITOR_LOCAL.increment();
+            mine.enteredLocally();
         }
     }
 
@@ -194,7 +194,7 @@ final class CopyMonitors {
         // Only copies enter a thread's held monitors, and nothing is to be done for one it does not
         // hold as shared: the thread's own list answers, without asking whether the object is a copy.
         HeldMonitors mine = heldByThisThread();
-        if (mine.holds(lock) && !mine.exited(lock)) {
+        if (mine.exitedLast(lock)) {
             MonitorLeases.Held state = mine.lastState(lock);
             if (state == null) {
                 state = leases.peek(lock);

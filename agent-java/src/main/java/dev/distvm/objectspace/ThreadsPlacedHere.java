@@ -132,6 +132,7 @@ final class ThreadsPlacedHere {
         @Override
         public void after(Throwable thrown) {
             long ranNanos = CPU.getCurrentThreadCpuTime() - began;
+            ((WorkerThread) Thread.currentThread()).held.countEnters(); // before the home hears of the end (and may ask for the report)
             System.out.flush();
             System.err.flush();
             try {

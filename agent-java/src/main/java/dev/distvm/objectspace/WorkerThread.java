@@ -11,7 +11,9 @@ package dev.distvm.objectspace;
  * keep their held monitors in a thread-local ({@link CopyMonitors}) and run no placed task.
  */
 class WorkerThread extends Thread {
-    final HeldMonitors held = new HeldMonitors();
+    /** Counts its enters in batches of this many (added at the end of its task too, see {@link ThreadsPlacedHere}). */
+    private static final int ENTERS_PER_COUNT = 1024;
+    final HeldMonitors held = new HeldMonitors(ENTERS_PER_COUNT);
     /** Set by the thread itself before its task runs ({@link ThreadsPlacedHere}); null before. */
     ThreadsPlacedHere.PlacedHere placed;
 
