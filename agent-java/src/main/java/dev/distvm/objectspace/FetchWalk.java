@@ -19,13 +19,14 @@ final class FetchWalk {
     private final int largestWindow;
     /** Per walk: the pieces it fetched, the piece after its last fetch (where a fault continues it), when it last went on. */
     private final int[] walked = new int[WALKS];
-    private final int[] continuesAt = {-1, -1, -1, -1};
+    private final int[] continuesAt = new int[WALKS];
     private final long[] lastUsed = new long[WALKS];
     private long faults;
 
     FetchWalk(int firstWindow, int largestWindow) {
         this.firstWindow = firstWindow;
         this.largestWindow = largestWindow;
+        java.util.Arrays.fill(continuesAt, -1); // no walk yet: no fault continues one
     }
 
     /** The pieces [from, to) a fault at piece {@code at} of {@code count} fetches: at least that one. */
