@@ -7,8 +7,11 @@ import dev.distvm.node.HomeNode;
 import dev.distvm.node.StartupException;
 import dev.distvm.node.WorkerNode;
 import dev.distvm.objectspace.ObjectSpace;
+import dev.distvm.profile.AttachedProfiler;
+import dev.distvm.profile.ProfileOptions;
 import dev.distvm.transport.TransportException;
 import java.io.File;
+import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.util.Map;
@@ -18,8 +21,7 @@ import java.util.Set;
  * The entry of {@code -javaagent:dist.jar=...}: validates the options, installs the class
  * transformer and starts this JVM's node. A bad option or a failed start stops the JVM with a
  * message that names the cause and the fix. Attached to a running JVM ({@link #agentmain}) dist
- * changes nothing and never ends the JVM: it says why on the JVM's standard error and fails the
- * attach, so the attaching side learns it too.
+ * profiles it for {@code ./dist attach}, or else changes nothing, and never ends the JVM.
  */
 public final class Agent {
     private Agent() {}
@@ -29,19 +31,33 @@ public final class Agent {
     }
 
     /**
-     * A running JVM cannot become a node: its classes are loaded unrewritten and its threads and
-     * objects exist already, so a cluster would place nothing (attached, dist once started one that
-     * did just that) and a one-node run would only rewrite the classes loaded from then on. A bad
-     * option once ended the JVM, as it does at start-up.
+     * Attached by {@code ./dist attach} (its options say where to report), dist profiles the JVM
+     * for a while and gives its classes back (dev.distvm.profile.AttachedProfiler). Attached any other
+     * way (jcmd JVMTI.agent_load with node options), it changes nothing: a running JVM cannot become
+     * a node, its classes are loaded unrewritten and its threads and objects exist already, so a
+     * cluster would place nothing (attached, dist once started one that did just that). Either way
+     * no failure ends the JVM: a bad option once did, as it does at start-up.
      */
     public static void agentmain(String arguments, Instrumentation instrumentation) {
         String problem;
-        try {
-            AgentOptions.parse(arguments);
-            problem = "dist cannot be attached to a running JVM yet: it runs a program across nodes only when the JVM"
-                    + " starts with it (java -javaagent:dist.jar=nodes=N ..., or ./dist run); nothing in this JVM was changed";
-        } catch (AgentOptions.InvalidOptionException e) {
-            problem = e.getMessage() + "; nothing in this JVM was changed";
+        if (ProfileOptions.isProfileRequest(arguments)) {
+            try {
+                AttachedProfiler.start(ProfileOptions.parse(arguments), instrumentation);
+                return;
+            } catch (ProfileOptions.InvalidOptionException e) {
+                problem = e.getMessage() + "; nothing in this JVM was changed";
+            } catch (IOException | RuntimeException e) {
+                problem = "could not reach ./dist attach to report to (" + e + "); nothing in this JVM was changed";
+            }
+        } else {
+            try {
+                AgentOptions.parse(arguments);
+                problem = "dist cannot make a running JVM a node: it runs a program across nodes only when the JVM"
+                        + " starts with it (java -javaagent:dist.jar=nodes=N ..., or ./dist run); to profile this JVM,"
+                        + " ./dist attach PID; nothing in this JVM was changed";
+            } catch (AgentOptions.InvalidOptionException e) {
+                problem = e.getMessage() + "; nothing in this JVM was changed";
+            }
         }
         System.err.println("[dist] error: " + problem);
         throw new UnsupportedOperationException("dist: " + problem);

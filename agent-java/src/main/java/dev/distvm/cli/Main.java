@@ -27,7 +27,7 @@ import java.util.stream.Collectors;
 
 /**
  * The Java half of the {@code dist} command: the subcommands that run inside a JVM of their own
- * ({@code coordinator}, {@code status}, {@code mpirun}, {@code daemon}). The shell script {@code ./dist} handles
+ * ({@code coordinator}, {@code status}, {@code attach}, {@code mpirun}, {@code daemon}). The shell script {@code ./dist} handles
  * the ones that start other JVMs or the build.
  */
 public final class Main {
@@ -51,6 +51,7 @@ public final class Main {
                 write the start-up archive (class-data sharing) of this JDK and dist.jar beside
                 dist.jar, in cds/; nodes started by ./dist and their workers use it
             """,
+            AttachCommand.USAGE,
             """
             mpirun -np N [--threads] [--prefix] [--hosts H,H | --hostfile FILE] [--bind tcp://HOST[:PORT]] -- [java options] (-cp APP Main | -jar app.jar) [args]
                 run an MPI (mpiJava 1.2) program as N ranks; `mpirun --help` for more
@@ -87,6 +88,7 @@ public final class Main {
                     new Options(rest, "archive"); // refuses any option, answers --help
                     archive();
                 }
+                case "attach" -> System.exit(AttachCommand.run(rest, System.out, System.err));
                 case "mpirun" -> System.exit(MpiRun.run(rest.toArray(String[]::new), System.out, System.err));
                 case "daemon" -> System.exit(Daemon.run(rest.toArray(String[]::new), System.out, System.err));
                 default -> throw new UsageException("unknown command '" + args[0] + "'");

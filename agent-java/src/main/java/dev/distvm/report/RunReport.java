@@ -116,7 +116,7 @@ public final class RunReport {
         json.append(']');
     }
 
-    static String quote(String text) {
+    public static String quote(String text) {
         StringBuilder quoted = new StringBuilder("\"");
         for (char c : text.toCharArray()) {
             switch (c) {

@@ -41,7 +41,7 @@ class AttachIT {
             // After the exit: by then the target's standard error was read to its end.
             assertTrue(target.stderr().contains("[dist] error: unknown dist agent option 'nodez'"), target.output());
             long refusals = target.stderr().stream()
-                    .filter(line -> line.startsWith("[dist] error: dist cannot be attached to a running JVM yet")).count();
+                    .filter(line -> line.startsWith("[dist] error: dist cannot make a running JVM a node")).count();
             assertEquals(2, refusals, target.output());
             assertTrue(target.stderr().stream().noneMatch(line -> line.contains("cluster of")), target.output());
         }

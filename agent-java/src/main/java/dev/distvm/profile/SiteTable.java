@@ -1,0 +1,67 @@
+package dev.distvm.profile;
+
+import dev.distvm.rewriter.AccessSites;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** What each site number means. Written when classes are rewritten, read by every sampled access. */
+final class SiteTable implements AccessSites {
+    /** One access site; {@code staticsKey} stands for the statics of a static field's class. */
+    record Site(Kind kind, String target, String className, String method, String sourceFile, int line, Object staticsKey) {
+        String where() {
+            String source = sourceFile == null ? className.substring(className.lastIndexOf('/') + 1) + ".class" : sourceFile;
+            return source + (line > 0 ? ":" + line : "") + " (" + className.replace('/', '.') + "." + method + ")";
+        }
+
+        String what() {
+            return switch (kind) {
+                case FIELD_READ, STATIC_READ -> "read of " + target.replace('/', '.');
+                case FIELD_WRITE, STATIC_WRITE -> "write of " + target.replace('/', '.');
+                case ARRAY_READ -> "read of an element of a " + target;
+                case ARRAY_WRITE -> "write of an element of a " + target;
+                case MONITOR_ENTER -> "synchronized block";
+                case SYNCHRONIZED_METHOD -> "synchronized method";
+            };
+        }
+    }
+
+    /** One object per class whose statics some site touches: the sharing table's key for them. */
+    private final Map<String, Object> staticsKeys = new HashMap<>();
+    /** Grown by copy, so that the hooks read it without a lock. */
+    private volatile Site[] sites = new Site[0];
+
+    /**
+     * Sites by what they are, so that a class rewritten again (another agent retransforming it
+     * during the window) and accesses of one kind to one target on one line count as one site.
+     */
+    private final Map<List<Object>, Integer> numbers = new HashMap<>();
+
+    @Override
+    public synchronized int register(Kind kind, String target, String className, String method, String sourceFile, int line) {
+        return numbers.computeIfAbsent(List.of(kind, target, className, method, line),
+                key -> add(kind, target, className, method, sourceFile, line));
+    }
+
+    private int add(Kind kind, String target, String className, String method, String sourceFile, int line) {
+        Site[] grown = Arrays.copyOf(sites, sites.length + 1);
+        String staticsOf = switch (kind) {
+            case STATIC_READ, STATIC_WRITE -> target.substring(0, target.lastIndexOf('.'));
+            case SYNCHRONIZED_METHOD -> target;
+            default -> null;
+        };
+        Object staticsKey = staticsOf == null ? null : staticsKeys.computeIfAbsent(staticsOf, name -> new Object());
+        grown[sites.length] = new Site(kind, target, className, method, sourceFile, line, staticsKey);
+        sites = grown;
+        return sites.length - 1;
+    }
+
+    Site site(int number) {
+        return sites[number];
+    }
+
+    int size() {
+        return sites.length;
+    }
+}
