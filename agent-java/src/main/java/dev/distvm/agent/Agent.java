@@ -9,6 +9,7 @@ import dev.distvm.node.WorkerNode;
 import dev.distvm.objectspace.ObjectSpace;
 import dev.distvm.profile.AttachedProfiler;
 import dev.distvm.profile.ProfileOptions;
+import dev.distvm.profile.RunProfiler;
 import dev.distvm.transport.TransportException;
 import java.io.File;
 import java.io.IOException;
@@ -103,6 +104,9 @@ public final class Agent {
         ObjectSpace.declareRole(options.role() == AgentOptions.Role.WORKER);
         openThreadInternals(instrumentation);
         try {
+            if (options.profile() != null) {
+                RunProfiler.install(instrumentation, options.profileRate());
+            }
             ApplicationTransformer.install(instrumentation);
             ObjectSpace.prepareInBackground();
             if (options.role() == AgentOptions.Role.HOME) {

@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -32,15 +33,16 @@ import java.util.regex.Pattern;
  */
 final class AttachCommand {
     static final String USAGE = """
-            attach PID [--duration 30s] [--sample N] [--profile FILE.json]
+            attach PID [--duration 30s] [--rate N | --every-access] [--profile FILE.json]
                 profile a running JVM for a while (default 30 s; Ctrl-C ends it early): which sites
                 touch objects that other threads touch too, the accesses that would cross the network
                 with its threads on several nodes. dist rewrites the JVM's application classes for the
                 window (retransformation) and gives them their own bytes back at its end; the target
-                prints nothing and never exits because of dist. About 1 in N accesses (default 64, 1 for
-                every access) is sampled. The summary is printed here; --profile FILE.json writes every
-                site and thread as JSON. The target must run as this user; on JDK 21 and later it warns
-                of the dynamically loaded agent unless started with -XX:+EnableDynamicAgentLoading.
+                prints nothing and never exits because of dist. N accesses a second are sampled
+                (default 1000, at most 10000); --every-access counts each one, exact and many times
+                slower. The summary is printed here; --profile FILE.json writes every site and thread as
+                JSON. The target must run as this user; on JDK 21 and later it warns of the dynamically
+                loaded agent unless started with -XX:+EnableDynamicAgentLoading.
                 (Making a running JVM the home of a cluster is a later step: --nodes is refused.)
             """;
     private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m)?");
@@ -64,10 +66,15 @@ final class AttachCommand {
             throw new Main.UsageException("attach: --nodes: making a running JVM the home of a cluster is a later step;"
                     + " start the program with ./dist run --nodes N, or profile it here without --nodes");
         }
-        Main.Options options = new Main.Options(args.subList(1, args.size()), "attach", "--duration", "--sample", "--profile");
+        List<String> valued = new ArrayList<>(args.subList(1, args.size()));
+        boolean everyAccess = valued.remove("--every-access");
+        Main.Options options = new Main.Options(valued, "attach", "--duration", "--rate", "--profile", "--every-access");
         long millis = options.has("--duration") ? duration(options.required("--duration")) : 30_000;
-        int period = options.has("--sample")
-                ? options.integer("--sample", 1, ProfileOptions.MAX_SAMPLE_PERIOD) : ProfileOptions.DEFAULT_SAMPLE_PERIOD;
+        if (everyAccess && options.has("--rate")) {
+            throw new Main.UsageException("attach: --rate and --every-access exclude each other");
+        }
+        int rate = everyAccess ? 0 : options.has("--rate")
+                ? options.integer("--rate", 1, ProfileOptions.MAX_RATE) : ProfileOptions.DEFAULT_RATE;
         Path json = options.has("--profile") ? Path.of(options.required("--profile")) : null;
         if (json != null && !json.getFileName().toString().endsWith(".json")) {
             throw new Main.UsageException("attach: --profile writes JSON only so far: name the file FILE.json");
@@ -76,7 +83,7 @@ final class AttachCommand {
         new SecureRandom().nextBytes(tokenBytes);
         String token = HexFormat.of().formatHex(tokenBytes);
         try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            ProfileOptions request = new ProfileOptions(listener.getLocalPort(), token, millis, period);
+            ProfileOptions request = new ProfileOptions(listener.getLocalPort(), token, millis, rate);
             if (!load(pid, request, err)) {
                 return 1;
             }

@@ -13,11 +13,14 @@ import java.util.Map;
  */
 public record AgentOptions(
         Role role, int nodes, String join, String bind, String advertise, Path report, Duration failureTimeout,
-        boolean verbose, long parentPid, boolean encrypt) {
+        boolean verbose, long parentPid, boolean encrypt, Path profile, int profileRate) {
 
     public enum Role { HOME, WORKER }
 
     public static final int MAX_LOCAL_NODES = 64;
+    /** Bursts of sampled accesses a second when profiling, unless {@code profile-rate} says otherwise. */
+    public static final int DEFAULT_PROFILE_RATE = 1000;
+    public static final int MAX_PROFILE_RATE = 10_000;
 
     /** Each option with its meaning, in the order `--help` shows them. */
     static final Map<String, String> VALID = new LinkedHashMap<>();
@@ -36,6 +39,10 @@ public record AgentOptions(
                 + MembershipSettings.DEFAULT_FAILURE_TIMEOUT.toMillis() + ")");
         VALID.put("verbose", "true or false (default false): log the cluster's life and where each thread runs on standard error");
         VALID.put("encrypt", "true or false (default false): encrypt traffic on loopback too (off loopback it always is)");
+        VALID.put("profile", "FILE.json: profile which sites touch objects several threads touch (the accesses that would"
+                + " cross nodes), summarized on standard error and written to FILE when the home ends; with nodes=1 only");
+        VALID.put("profile-rate", "bursts of sampled accesses a second when profiling (0: count every access, many times"
+                + " slower; 1.." + MAX_PROFILE_RATE + ", default " + DEFAULT_PROFILE_RATE + ")");
         VALID.put("parent", "pid of the JVM that started this worker; the worker exits when it ends (set by dist)");
     }
 
@@ -63,6 +70,8 @@ public record AgentOptions(
         boolean verbose = false;
         long parent = 0;
         boolean encrypt = false;
+        Path profile = null;
+        int profileRate = DEFAULT_PROFILE_RATE;
         boolean nodesGiven = false;
         if (arguments != null && !arguments.isBlank()) {
             for (String option : arguments.split(",")) {
@@ -96,6 +105,13 @@ public record AgentOptions(
                     case "verbose" -> verbose = bool(key, value);
                     case "parent" -> parent = integer(key, value, 1, Integer.MAX_VALUE);
                     case "encrypt" -> encrypt = bool(key, value);
+                    case "profile" -> {
+                        if (!value.endsWith(".json")) {
+                            throw new InvalidOptionException("profile needs a file name ending in .json, got '" + value + "'");
+                        }
+                        profile = Path.of(value);
+                    }
+                    case "profile-rate" -> profileRate = integer(key, value, 0, MAX_PROFILE_RATE);
                     default -> throw new InvalidOptionException("unknown dist agent option '" + key + "'");
                 }
             }
@@ -106,7 +122,12 @@ public record AgentOptions(
         if (role == Role.WORKER && (nodesGiven || report != null)) {
             throw new InvalidOptionException("nodes and report are options of the home, not of a worker");
         }
-        return new AgentOptions(role, nodes, join, bind, advertise, report, failureTimeout, verbose, parent, encrypt);
+        if (profile != null && (role == Role.WORKER || nodes > 1 || join != null)) {
+            throw new InvalidOptionException("profile works at nodes=1 only so far: there it shows which accesses would cross"
+                    + " nodes; profiling a run across nodes is a later step");
+        }
+        return new AgentOptions(role, nodes, join, bind, advertise, report, failureTimeout, verbose, parent, encrypt, profile,
+                profileRate);
     }
 
     private static int integer(String key, String value, int min, int max) {

@@ -12,6 +12,7 @@ import dev.distvm.node.proto.NodeMessageType;
 import dev.distvm.node.proto.NodeReport;
 import dev.distvm.node.proto.ReportRequest;
 import dev.distvm.objectspace.ObjectSpace;
+import dev.distvm.profile.RunProfiler;
 import dev.distvm.report.ApplicationThreads;
 import dev.distvm.report.RunReport;
 import dev.distvm.report.ThreadPlacement;
@@ -153,6 +154,7 @@ public final class HomeNode {
         } catch (IOException | RuntimeException e) {
             Log.warn("could not write the run report to " + options.report() + ": " + e);
         }
+        reportProfile();
         Membership membership = runtime.membership();
         if (membership != null) {
             membership.leave();
@@ -161,6 +163,21 @@ public final class HomeNode {
         runtime.close();
         if (coordinator != null) {
             coordinator.close();
+        }
+    }
+
+    /** With {@code profile=FILE}: the summary on standard error, the JSON in the file. */
+    private void reportProfile() {
+        try {
+            String summary = RunProfiler.finish(options.profile());
+            if (summary != null) {
+                summary.lines().forEach(Log::info);
+                Log.info("profile written to " + options.profile());
+            }
+        } catch (IOException | RuntimeException e) {
+            Log.warn("could not write the profile to " + options.profile() + ": " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

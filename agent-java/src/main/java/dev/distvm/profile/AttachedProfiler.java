@@ -74,7 +74,7 @@ public final class AttachedProfiler {
     }
 
     private void run() {
-        Profile profile = new Profile(options.samplePeriod());
+        Profile profile = new Profile(options.samplesPerSecond());
         ProfilingTransformer transformer = new ProfilingTransformer(profile.sites);
         long started = System.nanoTime();
         try {
@@ -82,7 +82,7 @@ public final class AttachedProfiler {
                 send("error", "this JVM cannot retransform classes, so dist cannot profile it");
                 return;
             }
-            AccessHooks.start(profile);
+            profile.start();
             instrumentation.addTransformer(transformer, true);
             List<Class<?>> chosen = new ArrayList<>();
             for (Class<?> type : instrumentation.getAllLoadedClasses()) {
@@ -92,11 +92,11 @@ public final class AttachedProfiler {
                 }
             }
             retransform(chosen);
-            send("say", String.format("profiling %d classes of pid %d for %.1f s, about 1 in %d accesses sampled",
-                    chosen.size() - transformer.failures(), ProcessHandle.current().pid(), options.durationMillis() / 1000.0,
-                    options.samplePeriod()));
+            send("say", String.format("profiling %d classes of pid %d for %.1f s, %s", chosen.size() - transformer.failures(),
+                    ProcessHandle.current().pid(), options.durationMillis() / 1000.0, profile.everyAccess()
+                            ? "counting every access" : "sampling " + profile.rate + " bursts of accesses a second"));
             boolean commandLeft = awaitEndOfWindow();
-            AccessHooks.stop();
+            profile.stop();
             instrumentation.removeTransformer(transformer);
             List<Class<?>> rewritten = transformer.rewritten(instrumentation.getAllLoadedClasses());
             retransform(rewritten);
@@ -114,6 +114,7 @@ public final class AttachedProfiler {
             send("json", report.json());
         } catch (Throwable e) {
             AccessHooks.stop();
+            profile.stopTicking();
             instrumentation.removeTransformer(transformer);
             try {
                 retransform(transformer.rewritten(instrumentation.getAllLoadedClasses()));

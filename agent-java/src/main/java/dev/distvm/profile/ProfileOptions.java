@@ -6,12 +6,13 @@ import java.util.Map;
 /**
  * What {@code ./dist attach} asks of the agent it loads: where to report (a loopback port of the
  * attaching command and the token that proves the report is the one it asked for), for how long
- * to profile, and one in how many accesses to sample. Travels as the agent's argument string,
- * {@code profile-to=PORT,token=HEX,duration=MS,sample=N}.
+ * to profile, and how many samples to take a second (0: count every access). Travels as the
+ * agent's argument string, {@code profile-to=PORT,token=HEX,duration=MS,rate=N}.
  */
-public record ProfileOptions(int reportPort, String token, long durationMillis, int samplePeriod) {
-    public static final int DEFAULT_SAMPLE_PERIOD = 64;
-    public static final int MAX_SAMPLE_PERIOD = 1 << 20;
+public record ProfileOptions(int reportPort, String token, long durationMillis, int samplesPerSecond) {
+    public static final int DEFAULT_RATE = 1000;
+    /** A ticker waking more often than this costs a core of this machine's two more than the hooks do. */
+    public static final int MAX_RATE = 10_000;
     public static final long MAX_DURATION_MILLIS = 24L * 3600 * 1000;
 
     /** A bad value, in words that name the option and what it takes. */
@@ -33,7 +34,7 @@ public record ProfileOptions(int reportPort, String token, long durationMillis, 
     }
 
     public String toAgentArguments() {
-        return "profile-to=" + reportPort + ",token=" + token + ",duration=" + durationMillis + ",sample=" + samplePeriod;
+        return "profile-to=" + reportPort + ",token=" + token + ",duration=" + durationMillis + ",rate=" + samplesPerSecond;
     }
 
     public static ProfileOptions parse(String agentArguments) throws InvalidOptionException {
@@ -41,8 +42,8 @@ public record ProfileOptions(int reportPort, String token, long durationMillis, 
         for (String pair : agentArguments.split(",")) {
             int equals = pair.indexOf('=');
             String key = equals < 0 ? pair : pair.substring(0, equals);
-            if (!key.matches("profile-to|token|duration|sample")) {
-                throw new InvalidOptionException("unknown profiling option '" + key + "' (valid: profile-to, token, duration, sample)");
+            if (!key.matches("profile-to|token|duration|rate")) {
+                throw new InvalidOptionException("unknown profiling option '" + key + "' (valid: profile-to, token, duration, rate)");
             }
             if (equals < 0 || values.put(key, pair.substring(equals + 1)) != null) {
                 throw new InvalidOptionException("profiling option '" + key + "' needs one value, as key=value");
@@ -54,7 +55,7 @@ public record ProfileOptions(int reportPort, String token, long durationMillis, 
         }
         return new ProfileOptions((int) number(values, "profile-to", 1, 65535, -1), token,
                 number(values, "duration", 1, MAX_DURATION_MILLIS, 30_000),
-                (int) number(values, "sample", 1, MAX_SAMPLE_PERIOD, DEFAULT_SAMPLE_PERIOD));
+                (int) number(values, "rate", 0, MAX_RATE, DEFAULT_RATE));
     }
 
     private static long number(Map<String, String> values, String key, long min, long max, long absent)

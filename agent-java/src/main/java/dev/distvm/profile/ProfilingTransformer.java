@@ -85,6 +85,11 @@ final class ProfilingTransformer implements ClassFileTransformer {
         return new ArrayList<>(classes);
     }
 
+    /** How many classes this transformer rewrote, retransformed or as they were defined. */
+    synchronized int rewrittenCount() {
+        return retransformed.size() + definedDuringWindow.values().stream().mapToInt(Set::size).sum();
+    }
+
     synchronized int failures() {
         return failures;
     }

@@ -15,6 +15,14 @@ final class SiteTable implements AccessSites {
             return source + (line > 0 ? ":" + line : "") + " (" + className.replace('/', '.') + "." + method + ")";
         }
 
+        /** Whether the site changes its object: a write, or a monitor enter (which changes the lock). */
+        boolean writes() {
+            return switch (kind) {
+                case FIELD_READ, STATIC_READ, ARRAY_READ -> false;
+                case FIELD_WRITE, STATIC_WRITE, ARRAY_WRITE, MONITOR_ENTER, SYNCHRONIZED_METHOD -> true;
+            };
+        }
+
         String what() {
             return switch (kind) {
                 case FIELD_READ, STATIC_READ -> "read of " + target.replace('/', '.');

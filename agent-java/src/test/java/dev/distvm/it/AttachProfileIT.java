@@ -19,11 +19,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code dist attach PID} against a running JVM (itapp.ProfiledWork): the profile sees the shared
- * counter as shared and each thread's own array as not; while the window is open the profiled
+ * {@code dist attach PID} against a running JVM (itapp.ProfiledWork): the profile sees the accesses
+ * to the counter the threads write in turn as remote and those to each thread's own array as not; while the window is open the profiled
  * class runs rewritten, afterwards it has its own bytes again (read by an agent of the test's own);
  * a bad option is refused at the attaching side; through it all the target prints exactly what it
- * prints unprofiled and exits as it would.
+ * prints unprofiled and exits as it would. And the same profile of a whole run, at one node.
  */
 class AttachProfileIT {
     private static final String COUNTER = "itapp.ProfiledWork$Counter";
@@ -51,23 +51,18 @@ class AttachProfileIT {
                 assertTrue(asNode.stderr().stream().anyMatch(line -> line.contains("a later step")), asNode.output());
             }
 
-            try (Jvm attach = dist("attach", Long.toString(target.pid()), "--duration", "5s", "--sample", "1",
+            try (Jvm attach = dist("attach", Long.toString(target.pid()), "--duration", "5s", "--every-access",
                     "--profile", json.toString())) {
                 attach.awaitLine("^dist: profiling \\d+ classes of pid " + target.pid(), Duration.ofSeconds(60));
                 byte[] during = counterBytes(target, probe, "during");
                 assertFalse(Arrays.equals(before, during), "the probe did not see dist's rewrite of " + COUNTER);
                 assertEquals(0, attach.awaitExit(Duration.ofSeconds(90)), attach.output());
-                assertTrue(attach.stdout().get(0).startsWith("dist profile of pid " + target.pid()), attach.output());
+                assertTrue(attach.stdout().get(0).startsWith("profile of pid " + target.pid()), attach.output());
                 assertTrue(attach.stderr().contains("dist: wrote " + json), attach.output());
             }
             assertArrayEquals(before, counterBytes(target, probe, "after"), COUNTER + " did not get its own bytes back");
 
-            String profile = Files.readString(json);
-            long[] counterWrites = site(profile, "field_write", COUNTER + ".count");
-            assertTrue(counterWrites[0] > 0 && counterWrites[1] > 0, "both threads write the counter: " + profile);
-            long[] ownWrites = site(profile, "array_write", "long[]");
-            assertTrue(ownWrites[0] > 0, profile);
-            assertEquals(0, ownWrites[1], "each thread writes its own array, read by main only after the join: " + profile);
+            assertRemoteWhereThreadsTakeTurns(Files.readString(json));
 
             target.process().getOutputStream().close();
             assertEquals(0, target.awaitExit(Duration.ofSeconds(60)), target.output());
@@ -78,6 +73,30 @@ class AttachProfileIT {
                 assertTrue(line.matches(ROUND), "unexpected output '" + line + "'\n" + target.output());
             }
             assertEquals(List.of(), target.stderr(), target.output());
+        }
+    }
+
+    @Test
+    void profilesARunAtOneNodeFromItsStartAndRefusesMoreNodes() throws Exception {
+        Path json = directory.resolve("run-profile.json");
+        try (Jvm home = Jvm.home("nodes=1,profile=" + json + ",profile-rate=0", Jvm.TEST_CLASSES.toString(), "itapp.ProfiledWork")) {
+            home.awaitLine("^round 3: ", Duration.ofSeconds(60));
+            home.process().getOutputStream().close();
+            assertEquals(0, home.awaitExit(Duration.ofSeconds(60)), home.output());
+            List<String> stdout = home.stdout();
+            assertEquals("done", stdout.get(stdout.size() - 1), home.output());
+            for (String line : stdout.subList(1, stdout.size() - 1)) {
+                assertTrue(line.matches(ROUND), "unexpected output '" + line + "'\n" + home.output());
+            }
+            assertTrue(home.stderr().contains("[dist] profile written to " + json), home.output());
+            assertTrue(home.stderr().stream().anyMatch(line -> line.matches("\\[dist\\]   1\\. .*")), home.output());
+        }
+        assertRemoteWhereThreadsTakeTurns(Files.readString(json));
+
+        try (Jvm twoNodes = Jvm.home("nodes=2,profile=" + json, Jvm.TEST_CLASSES.toString(), "itapp.ProfiledWork")) {
+            assertEquals(2, twoNodes.awaitExit(Duration.ofSeconds(60)), twoNodes.output());
+            assertTrue(twoNodes.stderr().stream().anyMatch(line -> line.contains("profile works at nodes=1 only so far")),
+                    twoNodes.output());
         }
     }
 
@@ -99,10 +118,26 @@ class AttachProfileIT {
         return Files.readAllBytes(out);
     }
 
-    /** Samples and shared samples of the one site of this kind and target; fails unless there is exactly one. */
-    private static long[] site(String profile, String kind, String target) {
+    /**
+     * ProfiledWork's two threads enter the counter's {@code add} in turn, so that each enter finds
+     * the other's write (remote); each writes an array no other thread writes (never remote).
+     */
+    private static void assertRemoteWhereThreadsTakeTurns(String profile) {
+        long[] counterEnters = site(profile, "synchronized_method", COUNTER, "add");
+        assertTrue(counterEnters[1] > 0, "the threads enter the counter's add in turn: " + profile);
+        long[] ownWrites = site(profile, "array_write", "long[]", "lambda\\$round\\$\\d+");
+        assertTrue(ownWrites[0] > 0, profile);
+        assertEquals(0, ownWrites[1], "each thread writes its own array, which no other thread writes: " + profile);
+    }
+
+    /**
+     * Samples and remote samples of the one site of this kind and target in a method matching
+     * {@code method}; fails unless there is exactly one.
+     */
+    private static long[] site(String profile, String kind, String target, String method) {
         Matcher matcher = Pattern.compile("\\{\"kind\": \"" + Pattern.quote(kind) + "\", \"target\": \"" + Pattern.quote(target)
-                + "\"[^}]*\"samples\": (\\d+), \"sharedSamples\": (\\d+)\\}").matcher(profile);
+                + "\", \"class\": \"[^\"]*\", \"method\": \"" + method + "\"[^}]*\"samples\": (\\d+), \"remoteSamples\": (\\d+)\\}")
+                .matcher(profile);
         assertTrue(matcher.find(), "no " + kind + " site of " + target + " in " + profile);
         long[] counts = {Long.parseLong(matcher.group(1)), Long.parseLong(matcher.group(2))};
         assertFalse(matcher.find(), "more than one " + kind + " site of " + target + " in " + profile);

@@ -12,7 +12,7 @@ class ProfileOptionsTest {
 
     @Test
     void travelsIntactAsAgentArguments() throws Exception {
-        ProfileOptions options = new ProfileOptions(40123, TOKEN, 5000, 1);
+        ProfileOptions options = new ProfileOptions(40123, TOKEN, 5000, 0);
         String arguments = options.toAgentArguments();
         assertTrue(ProfileOptions.isProfileRequest(arguments));
         assertEquals(options, ProfileOptions.parse(arguments));
@@ -27,10 +27,10 @@ class ProfileOptionsTest {
     @Test
     void badValuesAreRefusedNamingTheOption() {
         String start = "profile-to=40123,token=" + TOKEN;
-        assertEquals("unknown profiling option 'sampel' (valid: profile-to, token, duration, sample)",
-                assertThrows(ProfileOptions.InvalidOptionException.class, () -> ProfileOptions.parse(start + ",sampel=3")).getMessage());
-        assertTrue(assertThrows(ProfileOptions.InvalidOptionException.class, () -> ProfileOptions.parse(start + ",sample=0"))
-                .getMessage().contains("'sample' must be a whole number from 1"));
+        assertEquals("unknown profiling option 'rat' (valid: profile-to, token, duration, rate)",
+                assertThrows(ProfileOptions.InvalidOptionException.class, () -> ProfileOptions.parse(start + ",rat=3")).getMessage());
+        assertTrue(assertThrows(ProfileOptions.InvalidOptionException.class, () -> ProfileOptions.parse(start + ",rate=10001"))
+                .getMessage().contains("'rate' must be a whole number from 0 to 10000"));
         assertTrue(assertThrows(ProfileOptions.InvalidOptionException.class, () -> ProfileOptions.parse("profile-to=1,token=xyz"))
                 .getMessage().contains("'token' must be the 32 hex digits"));
         assertTrue(assertThrows(ProfileOptions.InvalidOptionException.class, () -> ProfileOptions.parse(start + ",duration"))

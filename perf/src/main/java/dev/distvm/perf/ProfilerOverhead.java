@@ -16,8 +16,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * What the attached profiler ({@code ./dist attach}) costs the program it profiles, in one run of
  * one JVM: each kernel runs round after round ({@code perfapp.RoundTimes}); after warm-up rounds,
- * the median of N rounds unprofiled, then N rounds with the profiler sampling (1 in 64), N rounds
- * after it detached, N rounds counting every access (1 in 1). Rounds during which the profiler
+ * the median of N rounds unprofiled, then N rounds with the profiler sampling (its default, 1,000
+ * samples a second), N rounds after it detached, N rounds counting every access. Rounds during which the profiler
  * attached or detached, and the next one (the JIT recompiling the rewritten methods), are not
  * counted. The baseline is the median of both unprofiled stretches; the ratios are profiled median
  * over baseline. The last unprofiled stretch also shows that detaching gives the speed back.
@@ -65,9 +65,9 @@ public final class ProfilerOverhead {
             BlockingQueue<Double> roundMillis = rounds(target);
             take(roundMillis, WARM_UP_ROUNDS, target);
             double[] before = take(roundMillis, rounds, target);
-            double[] sampled = profiled(build, target, roundMillis, rounds, 64);
+            double[] sampled = profiled(build, target, roundMillis, rounds, "--rate", "1000");
             double[] after = take(roundMillis, rounds, target);
-            double[] full = profiled(build, target, roundMillis, rounds, 1);
+            double[] full = profiled(build, target, roundMillis, rounds, "--every-access");
             double[] unprofiled = new double[2 * rounds];
             System.arraycopy(before, 0, unprofiled, 0, rounds);
             System.arraycopy(after, 0, unprofiled, rounds, rounds);
@@ -83,11 +83,13 @@ public final class ProfilerOverhead {
         }
     }
 
-    /** Rounds with the profiler attached (1 in {@code period} accesses sampled), then detached by ending the attaching command. */
-    private static double[] profiled(Path build, Process target, BlockingQueue<Double> roundMillis, int rounds, int period)
+    /** Rounds with the profiler attached (with {@code how} to sample), then detached by ending the attaching command. */
+    private static double[] profiled(Path build, Process target, BlockingQueue<Double> roundMillis, int rounds, String... how)
             throws Exception {
-        Process attach = new ProcessBuilder(java(), "-jar", build.resolve("dist.jar").toString(), "attach",
-                Long.toString(target.pid()), "--duration", "60m", "--sample", Integer.toString(period))
+        List<String> command = new ArrayList<>(List.of(java(), "-jar", build.resolve("dist.jar").toString(), "attach",
+                Long.toString(target.pid()), "--duration", "60m"));
+        command.addAll(List.of(how));
+        Process attach = new ProcessBuilder(command)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectErrorStream(false).start();
         try (BufferedReader said = new BufferedReader(new InputStreamReader(attach.getErrorStream(), StandardCharsets.UTF_8))) {
             String line = said.readLine();

@@ -1,0 +1,48 @@
+package dev.distvm.profile;
+
+import java.io.IOException;
+import java.lang.instrument.Instrumentation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The profiler of a program run with {@code profile=FILE.json} ({@code ./dist run --profile}): the
+ * profiling rewrite is applied to each application class as it is defined, before dist's own
+ * rewrite (so the profile sees the program's accesses, not dist's), and the report is made when
+ * the home ends: its summary on standard error, JSON in the file.
+ */
+public final class RunProfiler {
+    private static Profile profile;
+    private static ProfilingTransformer transformer;
+    private static long started;
+
+    private RunProfiler() {}
+
+    /** Call before dist's own transformer is added: transformers run in the order they were added. */
+    public static synchronized void install(Instrumentation instrumentation, int samplesPerSecond) {
+        profile = new Profile(samplesPerSecond);
+        transformer = new ProfilingTransformer(profile.sites);
+        started = System.nanoTime();
+        profile.start();
+        instrumentation.addTransformer(transformer);
+    }
+
+    /**
+     * Ends the profile and reports it, if there is one: the summary as lines for standard error,
+     * the JSON written to {@code json}.
+     *
+     * @return the summary, or null when this run is not profiled
+     */
+    public static synchronized String finish(Path json) throws IOException, InterruptedException {
+        if (profile == null) {
+            return null;
+        }
+        profile.stop();
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        ProfileReport report = new ProfileReport(profile, "this run (pid " + ProcessHandle.current().pid() + ")", millis,
+                transformer.rewrittenCount(), transformer.failures());
+        profile = null;
+        Files.writeString(json, report.json() + "\n");
+        return report.summary();
+    }
+}
