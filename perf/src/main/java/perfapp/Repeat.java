@@ -1,10 +1,6 @@
 package perfapp;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -26,32 +22,20 @@ public final class Repeat {
         }
         Method main = Class.forName(args[1]).getMethod("main", String[].class);
         String[] programArgs = Arrays.copyOfRange(args, 2, args.length);
-        PrintStream out = System.out;
         String first = null;
         double[] millis = new double[runs / 2];
         for (int run = 0; run < runs; run++) {
-            ByteArrayOutputStream printed = new ByteArrayOutputStream();
-            System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
-            long start = System.nanoTime();
-            try {
-                main.invoke(null, (Object) programArgs);
-            } catch (InvocationTargetException e) {
-                throw e.getCause() instanceof Exception cause ? cause : e;
-            } finally {
-                System.setOut(out);
-            }
-            double elapsed = (System.nanoTime() - start) / 1e6;
-            String text = printed.toString(StandardCharsets.UTF_8);
+            MainRun result = MainRun.of(main, programArgs);
             if (first == null) {
-                first = text;
-            } else if (!text.equals(first)) {
-                throw new IllegalStateException("run " + (run + 1) + " printed\n" + text + "where the first printed\n" + first);
+                first = result.printed();
+            } else if (!result.printed().equals(first)) {
+                throw new IllegalStateException("run " + (run + 1) + " printed\n" + result.printed() + "where the first printed\n" + first);
             } else if (run >= runs - millis.length) {
-                millis[run - (runs - millis.length)] = elapsed;
+                millis[run - (runs - millis.length)] = result.millis();
             }
         }
         Arrays.sort(millis);
-        out.print(first);
-        out.printf("steady_ms %.1f%n", millis[millis.length / 2]);
+        System.out.print(first);
+        System.out.printf("steady_ms %.1f%n", millis[millis.length / 2]);
     }
 }

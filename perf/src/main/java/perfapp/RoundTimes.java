@@ -1,11 +1,7 @@
 package perfapp;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -36,27 +32,15 @@ public final class RoundTimes {
         }, "input");
         input.setDaemon(true);
         input.start();
-        PrintStream out = System.out;
         String first = null;
         while (!inputEnded) {
-            ByteArrayOutputStream printed = new ByteArrayOutputStream();
-            System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
-            long start = System.nanoTime();
-            try {
-                main.invoke(null, (Object) programArgs);
-            } catch (InvocationTargetException e) {
-                throw e.getCause() instanceof Exception cause ? cause : e;
-            } finally {
-                System.setOut(out);
-            }
-            double millis = (System.nanoTime() - start) / 1e6;
-            String text = printed.toString(StandardCharsets.UTF_8);
+            MainRun round = MainRun.of(main, programArgs);
             if (first == null) {
-                first = text;
-            } else if (!text.equals(first)) {
-                throw new IllegalStateException("a round printed\n" + text + "where the first printed\n" + first);
+                first = round.printed();
+            } else if (!round.printed().equals(first)) {
+                throw new IllegalStateException("a round printed\n" + round.printed() + "where the first printed\n" + first);
             }
-            out.printf("round_ms %.1f%n", millis);
+            System.out.printf("round_ms %.1f%n", round.millis());
         }
     }
 }
