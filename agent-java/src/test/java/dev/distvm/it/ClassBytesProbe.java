@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.ProtectionDomain;
@@ -51,18 +52,23 @@ public final class ClassBytesProbe {
         }
     }
 
-    /** A jar of this class alone, an agent for the Attach API. */
+    /** A jar of this class and its nested ones, an agent for the Attach API. */
     static Path jar(Path directory) throws IOException {
         Manifest manifest = new Manifest();
         manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
         manifest.getMainAttributes().putValue("Agent-Class", ClassBytesProbe.class.getName());
         manifest.getMainAttributes().putValue("Can-Retransform-Classes", "true");
         Path jar = directory.resolve("class-bytes-probe.jar");
-        String entry = ClassBytesProbe.class.getName().replace('.', '/') + ".class";
-        try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file, manifest)) {
-            out.putNextEntry(new JarEntry(entry));
-            out.write(Files.readAllBytes(Jvm.TEST_CLASSES.resolve(entry)));
-            out.closeEntry();
+        String name = ClassBytesProbe.class.getName().replace('.', '/');
+        Path directoryOfClasses = Jvm.TEST_CLASSES.resolve(name).getParent();
+        String simpleName = ClassBytesProbe.class.getSimpleName();
+        try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file, manifest);
+                DirectoryStream<Path> classes = Files.newDirectoryStream(directoryOfClasses, simpleName + "{.class,$*.class}")) {
+            for (Path classFile : classes) {
+                out.putNextEntry(new JarEntry(Jvm.TEST_CLASSES.relativize(classFile).toString().replace('\\', '/')));
+                out.write(Files.readAllBytes(classFile));
+                out.closeEntry();
+            }
         }
         return jar;
     }
