@@ -35,7 +35,7 @@ final class AttachCommand {
     static final String USAGE = """
             attach PID [--duration 30s] [--rate N | --every-access] [--profile FILE.json]
                 profile a running JVM for a while (default 30 s; Ctrl-C ends it early): which sites
-                touch objects that other threads touch too, the accesses that would cross the network
+                touch objects another thread wrote since, the accesses that would cross the network
                 with its threads on several nodes. dist rewrites the JVM's application classes for the
                 window (retransformation) and gives them their own bytes back at its end; the target
                 prints nothing and never exits because of dist. N accesses a second are sampled

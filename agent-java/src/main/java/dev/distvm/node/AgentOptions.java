@@ -39,8 +39,8 @@ public record AgentOptions(
                 + MembershipSettings.DEFAULT_FAILURE_TIMEOUT.toMillis() + ")");
         VALID.put("verbose", "true or false (default false): log the cluster's life and where each thread runs on standard error");
         VALID.put("encrypt", "true or false (default false): encrypt traffic on loopback too (off loopback it always is)");
-        VALID.put("profile", "FILE.json: profile which sites touch objects several threads touch (the accesses that would"
-                + " cross nodes), summarized on standard error and written to FILE when the home ends; with nodes=1 only");
+        VALID.put("profile", "FILE.json: profile which sites touch objects another thread wrote since (the accesses that"
+                + " would cross nodes), summarized on standard error and written to FILE when the home ends; with nodes=1 only");
         VALID.put("profile-rate", "bursts of sampled accesses a second when profiling (0: count every access, many times"
                 + " slower; 1.." + MAX_PROFILE_RATE + ", default " + DEFAULT_PROFILE_RATE + ")");
         VALID.put("parent", "pid of the JVM that started this worker; the worker exits when it ends (set by dist)");
