@@ -1,8 +1,9 @@
 /**
- * The remote-access profiler of a JVM dist is attached to ({@code ./dist attach PID}): which code
- * touches which objects, from how many threads. Sites are found by the rewriter's profiling rewrite
- * ({@link dev.distvm.rewriter.AccessProfilingRewriter}), counted here by sampling
- * ({@link dev.distvm.profile.AccessHooks}), and reported to the attaching command
- * ({@link dev.distvm.profile.AttachedProfiler}), which removes the rewrite before it reports.
+ * The remote-access profiler: which code reads or writes objects another thread wrote since, the
+ * accesses that would cross the network with the threads on different nodes. For a JVM dist is
+ * attached to ({@code ./dist attach PID}: {@link dev.distvm.profile.AttachedProfiler}, which removes
+ * its rewrite before it reports) and for a one-node run ({@code profile=}:
+ * {@link dev.distvm.profile.RunProfiler}). Sites are found by the rewriter's profiling rewrite
+ * ({@link dev.distvm.rewriter.AccessProfilingRewriter}) and sampled by {@link dev.distvm.profile.AccessHooks}.
  */
 package dev.distvm.profile;
