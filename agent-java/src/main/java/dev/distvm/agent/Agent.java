@@ -46,20 +46,21 @@ public final class Agent {
                 AttachedProfiler.start(ProfileOptions.parse(arguments), instrumentation);
                 return;
             } catch (ProfileOptions.InvalidOptionException e) {
-                problem = e.getMessage() + "; nothing in this JVM was changed";
+                problem = e.getMessage();
             } catch (IOException | RuntimeException e) {
-                problem = "could not reach ./dist attach to report to (" + e + "); nothing in this JVM was changed";
+                problem = "could not reach ./dist attach to report to (" + e + ")";
             }
         } else {
             try {
                 AgentOptions.parse(arguments);
                 problem = "dist cannot make a running JVM a node: it runs a program across nodes only when the JVM"
                         + " starts with it (java -javaagent:dist.jar=nodes=N ..., or ./dist run); to profile this JVM,"
-                        + " ./dist attach PID; nothing in this JVM was changed";
+                        + " ./dist attach PID";
             } catch (AgentOptions.InvalidOptionException e) {
-                problem = e.getMessage() + "; nothing in this JVM was changed";
+                problem = e.getMessage();
             }
         }
+        problem += "; nothing in this JVM was changed";
         System.err.println("[dist] error: " + problem);
         throw new UnsupportedOperationException("dist: " + problem);
     }

@@ -37,8 +37,8 @@ final class AttachCommand {
                 profile a running JVM for a while (default 30 s; Ctrl-C ends it early): which sites
                 touch objects another thread wrote since, the accesses that would cross the network
                 with its threads on several nodes. dist rewrites the JVM's application classes for the
-                window (retransformation) and gives them their own bytes back at its end; the target
-                prints nothing and never exits because of dist. N accesses a second are sampled
+                window (retransformation) and gives them their own code back at its end; the target
+                prints nothing and never exits because of dist. N bursts of 32 accesses a second are sampled
                 (default 1000, at most 10000); --every-access counts each one, exact and many times
                 slower. The summary is printed here; --profile FILE.json writes every site and thread as
                 JSON. The target must run as this user; on JDK 21 and later it warns of the dynamically

@@ -104,7 +104,7 @@ public final class AttachedProfiler {
                 return;
             }
             long millis = (System.nanoTime() - started) / 1_000_000;
-            send("say", "profile ended; " + rewritten.size() + " classes have their own bytes back");
+            send("say", "profile ended; " + rewritten.size() + " classes have their own code back");
             ProfileReport report = new ProfileReport(profile, "pid " + ProcessHandle.current().pid() + " ("
                     + ManagementFactory.getRuntimeMXBean().getVmName() + " " + Runtime.version() + ")", millis,
                     rewritten.size(), transformer.failures());
@@ -118,9 +118,9 @@ public final class AttachedProfiler {
             instrumentation.removeTransformer(transformer);
             try {
                 retransform(transformer.rewritten(instrumentation.getAllLoadedClasses()));
-                send("error", "profiling failed, the classes have their own bytes back: " + e);
+                send("error", "profiling failed, the classes have their own code back: " + e);
             } catch (Throwable again) {
-                sendQuietly("error", "profiling failed (" + e + ") and giving the classes their own bytes back failed too: "
+                sendQuietly("error", "profiling failed (" + e + ") and giving the classes their own code back failed too: "
                         + again + "; frames of rewritten code run on with hooks that do nothing");
             }
         } finally {

@@ -19,7 +19,7 @@ final class ProfileReport {
     private static final int TOP_SITES = 10;
 
     /** One site's totals over all threads. */
-    record SiteTotal(int number, SiteTable.Site site, long samples, long remote) {}
+    record SiteTotal(SiteTable.Site site, long samples, long remote) {}
 
     /**
      * The totals of the threads of one name pattern (digits stand for any number, so that the
@@ -47,30 +47,28 @@ final class ProfileReport {
         this.millis = millis;
         this.classes = classes;
         this.failures = failures;
-        List<ThreadSamples> all = profile.threads();
+        int siteCount = profile.sites.size();
+        long[] siteSamples = new long[siteCount];
+        long[] siteRemote = new long[siteCount];
         Map<String, ThreadTotal> byPattern = new HashMap<>();
-        for (int number = 0; number < profile.sites.size(); number++) {
-            long siteSamples = 0;
-            long siteRemote = 0;
-            for (ThreadSamples thread : all) {
-                siteSamples += thread.samples(number);
-                siteRemote += thread.remote(number);
-            }
-            if (siteSamples > 0) {
-                sites.add(new SiteTotal(number, profile.sites.site(number), siteSamples, siteRemote));
-            }
-            samples += siteSamples;
-            remote += siteRemote;
-        }
-        for (ThreadSamples thread : all) {
+        for (ThreadSamples thread : profile.threads()) {
             long threadSamples = 0;
             long threadRemote = 0;
-            for (int number = 0; number < profile.sites.size(); number++) {
+            for (int number = 0; number < siteCount; number++) {
+                siteSamples[number] += thread.samples(number);
+                siteRemote[number] += thread.remote(number);
                 threadSamples += thread.samples(number);
                 threadRemote += thread.remote(number);
             }
             String pattern = thread.threadName.replaceAll("\\d+", "N");
             byPattern.merge(pattern, new ThreadTotal(pattern, 1, threadSamples, threadRemote), ThreadTotal::plus);
+            samples += threadSamples;
+            remote += threadRemote;
+        }
+        for (int number = 0; number < siteCount; number++) {
+            if (siteSamples[number] > 0) {
+                sites.add(new SiteTotal(profile.sites.site(number), siteSamples[number], siteRemote[number]));
+            }
         }
         threads.addAll(byPattern.values());
         sites.sort(Comparator.comparingLong(SiteTotal::remote).thenComparingLong(SiteTotal::samples).reversed());

@@ -37,8 +37,12 @@ final class SiteTable implements AccessSites {
 
     /** One object per class whose statics some site touches: the sharing table's key for them. */
     private final Map<String, Object> staticsKeys = new HashMap<>();
-    /** Grown by copy, so that the hooks read it without a lock. */
-    private volatile Site[] sites = new Site[0];
+    /**
+     * The sites by number, the first {@link #count} filled; grown by doubling, and written again
+     * after each new site so that the hooks, which read it without a lock, see the site.
+     */
+    private volatile Site[] sites = new Site[64];
+    private int count;
 
     /**
      * Sites by what they are, so that a class rewritten again (another agent retransforming it
@@ -53,23 +57,23 @@ final class SiteTable implements AccessSites {
     }
 
     private int add(Kind kind, String target, String className, String method, String sourceFile, int line) {
-        Site[] grown = Arrays.copyOf(sites, sites.length + 1);
         String staticsOf = switch (kind) {
             case STATIC_READ, STATIC_WRITE -> target.substring(0, target.lastIndexOf('.'));
             case SYNCHRONIZED_METHOD -> target;
             default -> null;
         };
         Object staticsKey = staticsOf == null ? null : staticsKeys.computeIfAbsent(staticsOf, name -> new Object());
-        grown[sites.length] = new Site(kind, target, className, method, sourceFile, line, staticsKey);
-        sites = grown;
-        return sites.length - 1;
+        Site[] room = count < sites.length ? sites : Arrays.copyOf(sites, 2 * sites.length);
+        room[count] = new Site(kind, target, className, method, sourceFile, line, staticsKey);
+        sites = room;
+        return count++;
     }
 
     Site site(int number) {
         return sites[number];
     }
 
-    int size() {
-        return sites.length;
+    synchronized int size() {
+        return count;
     }
 }
