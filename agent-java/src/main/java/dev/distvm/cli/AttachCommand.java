@@ -5,6 +5,7 @@ import com.sun.tools.attach.AgentLoadException;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 import dev.distvm.common.ChildJvm;
+import dev.distvm.profile.ProfileFiles;
 import dev.distvm.profile.ProfileOptions;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -29,19 +30,20 @@ import java.util.regex.Pattern;
  * {@code dist attach PID}: loads dist.jar into a running JVM (the JDK's Attach API, the agent's
  * options passed whole), which profiles it for a while and reports back over a loopback connection
  * this command listens on; the report is printed here, and written to {@code --profile FILE} as
- * JSON. The target prints nothing and keeps running whatever happens; every failure is told here.
+ * JSON or as an HTML report. The target prints nothing and keeps running whatever happens; every failure is told here.
  */
 final class AttachCommand {
     static final String USAGE = """
-            attach PID [--duration 30s] [--rate N | --every-access] [--profile FILE.json]
+            attach PID [--duration 30s] [--rate N | --every-access] [--profile FILE.json|FILE.html]
                 profile a running JVM for a while (default 30 s; Ctrl-C ends it early): which sites
                 touch objects another thread wrote since, the accesses that would cross the network
                 with its threads on several nodes. dist rewrites the JVM's application classes for the
                 window (retransformation) and gives them their own code back at its end; the target
                 prints nothing and never exits because of dist. N bursts of 32 accesses a second are sampled
                 (default 1000, at most 10000); --every-access counts each one, exact and many times
-                slower. The summary is printed here; --profile FILE.json writes every site and thread as
-                JSON. The target must run as this user; on JDK 21 and later it warns of the dynamically
+                slower. The summary is printed here; --profile FILE.json writes every site, thread and
+                stack as JSON, FILE.html a report with charts (by class, site and stack, where threads
+                would run on 2, 4 or 8 nodes, and what would cross between nodes). The target must run as this user; on JDK 21 and later it warns of the dynamically
                 loaded agent unless started with -XX:+EnableDynamicAgentLoading.
                 (Making a running JVM the home of a cluster is a later step: --nodes is refused.)
             """;
@@ -75,9 +77,9 @@ final class AttachCommand {
         }
         int rate = everyAccess ? 0 : options.has("--rate")
                 ? options.integer("--rate", 1, ProfileOptions.MAX_RATE) : ProfileOptions.DEFAULT_RATE;
-        Path json = options.has("--profile") ? Path.of(options.required("--profile")) : null;
-        if (json != null && !json.getFileName().toString().endsWith(".json")) {
-            throw new Main.UsageException("attach: --profile writes JSON only so far: name the file FILE.json");
+        Path file = options.has("--profile") ? Path.of(options.required("--profile")) : null;
+        if (file != null && !ProfileFiles.isProfileName(file.getFileName().toString())) {
+            throw new Main.UsageException("attach: --profile writes JSON or HTML: name the file FILE.json or FILE.html");
         }
         byte[] tokenBytes = new byte[16];
         new SecureRandom().nextBytes(tokenBytes);
@@ -94,7 +96,7 @@ final class AttachCommand {
                     return 1;
                 }
                 target.socket().setSoTimeout((int) Math.min(Integer.MAX_VALUE, millis + ANSWER_MILLIS));
-                return relay(target.in(), json, out, err);
+                return relay(target.in(), file, out, err);
             }
         }
     }
@@ -167,7 +169,7 @@ final class AttachCommand {
         }
     }
 
-    private static int relay(BufferedReader in, Path json, PrintStream out, PrintStream err) throws IOException {
+    private static int relay(BufferedReader in, Path file, PrintStream out, PrintStream err) throws IOException {
         boolean failed = false;
         boolean reported = false;
         for (String line; (line = in.readLine()) != null; ) {
@@ -183,9 +185,9 @@ final class AttachCommand {
                 case "report" -> out.println(text);
                 case "json" -> {
                     reported = true;
-                    if (json != null) {
-                        Files.writeString(json, text + "\n");
-                        err.println("dist: wrote " + json);
+                    if (file != null) {
+                        ProfileFiles.write(file, text);
+                        err.println("dist: wrote " + file);
                     }
                 }
                 case "end" -> {

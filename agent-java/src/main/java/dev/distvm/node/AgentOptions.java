@@ -1,5 +1,6 @@
 package dev.distvm.node;
 
+import dev.distvm.profile.ProfileFiles;
 import dev.distvm.coordinator.MembershipSettings;
 import dev.distvm.transport.TcpAddress;
 import java.nio.file.Path;
@@ -39,8 +40,9 @@ public record AgentOptions(
                 + MembershipSettings.DEFAULT_FAILURE_TIMEOUT.toMillis() + ")");
         VALID.put("verbose", "true or false (default false): log the cluster's life and where each thread runs on standard error");
         VALID.put("encrypt", "true or false (default false): encrypt traffic on loopback too (off loopback it always is)");
-        VALID.put("profile", "FILE.json: profile which sites touch objects another thread wrote since (the accesses that"
-                + " would cross nodes), summarized on standard error and written to FILE when the home ends; with nodes=1 only");
+        VALID.put("profile", "FILE.json or FILE.html: profile which sites touch objects another thread wrote since (the"
+                + " accesses that would cross nodes), summarized on standard error and written to FILE (JSON, or an HTML"
+                + " report with charts) when the home ends; with nodes=1 only");
         VALID.put("profile-rate", "bursts of sampled accesses a second when profiling (0: count every access, many times"
                 + " slower; 1.." + MAX_PROFILE_RATE + ", default " + DEFAULT_PROFILE_RATE + ")");
         VALID.put("parent", "pid of the JVM that started this worker; the worker exits when it ends (set by dist)");
@@ -106,8 +108,9 @@ public record AgentOptions(
                     case "parent" -> parent = integer(key, value, 1, Integer.MAX_VALUE);
                     case "encrypt" -> encrypt = bool(key, value);
                     case "profile" -> {
-                        if (!value.endsWith(".json")) {
-                            throw new InvalidOptionException("profile needs a file name ending in .json, got '" + value + "'");
+                        if (!ProfileFiles.isProfileName(value)) {
+                            throw new InvalidOptionException("profile needs a file name ending in .json or .html, got '"
+                                    + value + "'");
                         }
                         profile = Path.of(value);
                     }

@@ -74,9 +74,8 @@ public final class AttachedProfiler {
     }
 
     private void run() {
-        Profile profile = new Profile(options.samplesPerSecond());
+        Profile profile = new Profile(options.samplesPerSecond(), mainThread());
         ProfilingTransformer transformer = new ProfilingTransformer(profile.sites);
-        long started = System.nanoTime();
         try {
             if (!instrumentation.isRetransformClassesSupported()) {
                 send("error", "this JVM cannot retransform classes, so dist cannot profile it");
@@ -103,7 +102,7 @@ public final class AttachedProfiler {
             if (commandLeft) {
                 return;
             }
-            long millis = (System.nanoTime() - started) / 1_000_000;
+            long millis = (System.nanoTime() - profile.startNanos) / 1_000_000;
             send("say", "profile ended; " + rewritten.size() + " classes have their own code back");
             ProfileReport report = new ProfileReport(profile, "pid " + ProcessHandle.current().pid() + " ("
                     + ManagementFactory.getRuntimeMXBean().getVmName() + " " + Runtime.version() + ")", millis,
@@ -134,6 +133,17 @@ public final class AttachedProfiler {
                 windowOpen = false;
             }
         }
+    }
+
+    /** The thread named main of the main thread group: most programs' main thread, or null when it ended. */
+    private static Thread mainThread() {
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (thread.getName().equals("main") && thread.getThreadGroup() != null
+                    && thread.getThreadGroup().getName().equals("main")) {
+                return thread;
+            }
+        }
+        return null;
     }
 
     /**

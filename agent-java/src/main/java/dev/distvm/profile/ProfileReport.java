@@ -4,6 +4,7 @@ import static dev.distvm.report.RunReport.quote;
 
 import dev.distvm.rewriter.AccessSites.Kind;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -12,14 +13,19 @@ import java.util.Map;
 
 /**
  * A profiling window's result, read by people (a short summary: the sites whose accesses would be
- * remote, with what a user could change) and by tools (JSON: every site and thread).
+ * remote, with what a user could change; the HTML report draws the JSON) and by tools (JSON: every
+ * site and thread, the what-if at 2, 4 and 8 nodes, where threads would run, stacks).
  * Counts are samples: a site's share of them is its share of the accesses.
  */
 final class ProfileReport {
     private static final int TOP_SITES = 10;
+    /** Threads listed one by one with their predicted nodes; thousands of short threads would be noise. */
+    private static final int PLACED_THREADS_SHOWN = 400;
+    /** The flame graph leaves out branches under this share of the stacks. */
+    private static final int FLAME_RESOLUTION = 1000;
 
-    /** One site's totals over all threads. */
-    record SiteTotal(SiteTable.Site site, long samples, long remote) {}
+    /** One site's totals over all threads; {@code remoteAt[cluster]} as {@link PredictedPlacement#NODE_COUNTS}. */
+    record SiteTotal(SiteTable.Site site, long samples, long remote, long[] remoteAt) {}
 
     /**
      * The totals of the threads of one name pattern (digits stand for any number, so that the
@@ -38,6 +44,10 @@ final class ProfileReport {
     private final int failures;
     private final List<SiteTotal> sites = new ArrayList<>();
     private final List<ThreadTotal> threads = new ArrayList<>();
+    private final List<ThreadSamples> placed;
+    private final long[] remoteAt = new long[PredictedPlacement.NODE_COUNTS.length];
+    private final long[][] nodePairs = new long[PredictedPlacement.NODE_COUNTS.length][];
+    private final StackTrie stacks = new StackTrie();
     private long samples;
     private long remote;
 
@@ -48,26 +58,44 @@ final class ProfileReport {
         this.classes = classes;
         this.failures = failures;
         int siteCount = profile.sites.size();
-        long[] siteSamples = new long[siteCount];
-        long[] siteRemote = new long[siteCount];
+        long[][] siteCounts = new long[siteCount][ThreadSamples.COLUMNS];
         Map<String, ThreadTotal> byPattern = new HashMap<>();
-        for (ThreadSamples thread : profile.threads()) {
+        for (int cluster = 0; cluster < nodePairs.length; cluster++) {
+            int size = PredictedPlacement.NODE_COUNTS[cluster];
+            nodePairs[cluster] = new long[size * size];
+        }
+        placed = profile.threads();
+        placed.sort(Comparator.comparingLong(thread -> thread.firstNanos));
+        for (ThreadSamples thread : placed) {
             long threadSamples = 0;
             long threadRemote = 0;
             for (int number = 0; number < siteCount; number++) {
-                siteSamples[number] += thread.samples(number);
-                siteRemote[number] += thread.remote(number);
+                for (int column = 0; column < ThreadSamples.COLUMNS; column++) {
+                    siteCounts[number][column] += thread.count(number, column);
+                }
                 threadSamples += thread.samples(number);
                 threadRemote += thread.remote(number);
             }
+            for (int cluster = 0; cluster < nodePairs.length; cluster++) {
+                long[] pairs = thread.nodePairs(cluster);
+                for (int pair = 0; pair < pairs.length; pair++) {
+                    nodePairs[cluster][pair] += pairs[pair];
+                }
+            }
+            stacks.addAll(thread.stacks);
             String pattern = thread.threadName.replaceAll("\\d+", "N");
             byPattern.merge(pattern, new ThreadTotal(pattern, 1, threadSamples, threadRemote), ThreadTotal::plus);
             samples += threadSamples;
             remote += threadRemote;
         }
         for (int number = 0; number < siteCount; number++) {
-            if (siteSamples[number] > 0) {
-                sites.add(new SiteTotal(profile.sites.site(number), siteSamples[number], siteRemote[number]));
+            long[] counts = siteCounts[number];
+            if (counts[0] > 0) {
+                long[] at = Arrays.copyOfRange(counts, 2, ThreadSamples.COLUMNS);
+                for (int cluster = 0; cluster < at.length; cluster++) {
+                    remoteAt[cluster] += at[cluster];
+                }
+                sites.add(new SiteTotal(profile.sites.site(number), counts[0], counts[1], at));
             }
         }
         threads.addAll(byPattern.values());
@@ -86,8 +114,14 @@ final class ProfileReport {
                     + " only in methods entered before the attach (a method's running frame keeps the code it started with)\n")
                     .toString();
         }
-        text.append(String.format(Locale.ROOT, "%d%% of the sampled accesses would be remote with each thread on a node of its"
-                + " own: they touch an object another thread wrote since this one last touched it%n", percent(remote, samples)));
+        text.append(String.format(Locale.ROOT, "%s of the sampled accesses would be remote with each thread on a node of its"
+                + " own: they touch an object another thread wrote since this one last touched it%n", share(remote, samples)));
+        text.append("with dist's placement (main at the home, each other thread on the least-loaded node):");
+        for (int cluster = 0; cluster < remoteAt.length; cluster++) {
+            text.append(String.format(Locale.ROOT, "%s %s at %d nodes", cluster == 0 ? "" : ",",
+                    share(remoteAt[cluster], samples), PredictedPlacement.NODE_COUNTS[cluster]));
+        }
+        text.append('\n');
         text.append("sites by sampled remote accesses (the site's share of all samples, and how much of it would be remote):\n");
         int rank = 0;
         for (SiteTotal total : sites) {
@@ -134,7 +168,8 @@ final class ProfileReport {
                 .append(", \"burstLength\": ").append(AccessHooks.BURST)
                 .append(", \"everyAccess\": ").append(profile.everyAccess()).append(", \"classesRewritten\": ").append(classes)
                 .append(", \"classesLeftAlone\": ").append(failures).append(", \"samples\": ").append(samples)
-                .append(", \"remoteSamples\": ").append(remote).append(", \"sites\": [");
+                .append(", \"remoteSamples\": ").append(remote)
+                .append(", \"remoteSamplesAt\": ").append(perClusterSize(remoteAt)).append(", \"sites\": [");
         for (int i = 0; i < sites.size(); i++) {
             SiteTotal total = sites.get(i);
             SiteTable.Site site = total.site();
@@ -145,6 +180,7 @@ final class ProfileReport {
                     .append(", \"source\": ").append(site.sourceFile() == null ? "null" : quote(site.sourceFile()))
                     .append(", \"line\": ").append(site.line())
                     .append(", \"samples\": ").append(total.samples()).append(", \"remoteSamples\": ").append(total.remote())
+                    .append(", \"remoteSamplesAt\": ").append(perClusterSize(total.remoteAt()))
                     .append('}');
         }
         json.append("], \"threads\": [");
@@ -155,7 +191,39 @@ final class ProfileReport {
                     .append(", \"samples\": ").append(thread.samples()).append(", \"remoteSamples\": ").append(thread.remote())
                     .append('}');
         }
-        return json.append("]}").toString();
+        json.append("], \"nodePairs\": {");
+        for (int cluster = 0; cluster < nodePairs.length; cluster++) {
+            json.append(cluster == 0 ? "" : ", ").append('"').append(PredictedPlacement.NODE_COUNTS[cluster]).append("\": ")
+                    .append(Arrays.toString(nodePairs[cluster]));
+        }
+        json.append("}, \"placedThreads\": ").append(placed.size()).append(", \"placement\": [");
+        for (int i = 0; i < Math.min(placed.size(), PLACED_THREADS_SHOWN); i++) {
+            ThreadSamples thread = placed.get(i);
+            json.append(i == 0 ? "" : ", ").append("{\"name\": ").append(quote(thread.threadName))
+                    .append(", \"fromMillis\": ").append(millisOf(thread.firstNanos))
+                    .append(", \"toMillis\": ").append(millisOf(thread.lastNanos())).append(", \"nodes\": [");
+            for (int cluster = 0; cluster < PredictedPlacement.NODE_COUNTS.length; cluster++) {
+                json.append(cluster == 0 ? "" : ", ").append(PredictedPlacement.node(thread.nodes, cluster));
+            }
+            json.append("]}");
+        }
+        json.append("], \"stacks\": ");
+        stacks.appendJson("all", Math.max(1, stacks.count() / FLAME_RESOLUTION), json);
+        return json.append('}').toString();
+    }
+
+    private long millisOf(long nanos) {
+        return (nanos - profile.startNanos) / 1_000_000;
+    }
+
+    /** {@code {"2": a, "4": b, "8": c}}: a figure per cluster size of the what-if. */
+    private static String perClusterSize(long[] figures) {
+        StringBuilder json = new StringBuilder("{");
+        for (int cluster = 0; cluster < figures.length; cluster++) {
+            json.append(cluster == 0 ? "" : ", ").append('"').append(PredictedPlacement.NODE_COUNTS[cluster]).append("\": ")
+                    .append(figures[cluster]);
+        }
+        return json.append('}').toString();
     }
 
     /** A percentage with one decimal below 10 %, so that small sites do not all read 0 %. */

@@ -2,7 +2,6 @@ package dev.distvm.profile;
 
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -14,35 +13,33 @@ import java.nio.file.Path;
 public final class RunProfiler {
     private static Profile profile;
     private static ProfilingTransformer transformer;
-    private static long started;
 
     private RunProfiler() {}
 
     /** Call before dist's own transformer is added: transformers run in the order they were added. */
     public static synchronized void install(Instrumentation instrumentation, int samplesPerSecond) {
-        profile = new Profile(samplesPerSecond);
+        profile = new Profile(samplesPerSecond, Thread.currentThread()); // premain runs in the main thread
         transformer = new ProfilingTransformer(profile.sites);
-        started = System.nanoTime();
         profile.start();
         instrumentation.addTransformer(transformer);
     }
 
     /**
      * Ends the profile and reports it, if there is one: the summary as lines for standard error,
-     * the JSON written to {@code json}.
+     * the JSON or the HTML report written to {@code file} ({@link ProfileFiles}).
      *
      * @return the summary, or null when this run is not profiled
      */
-    public static synchronized String finish(Path json) throws IOException, InterruptedException {
+    public static synchronized String finish(Path file) throws IOException, InterruptedException {
         if (profile == null) {
             return null;
         }
         profile.stop();
-        long millis = (System.nanoTime() - started) / 1_000_000;
+        long millis = (System.nanoTime() - profile.startNanos) / 1_000_000;
         ProfileReport report = new ProfileReport(profile, "this run (pid " + ProcessHandle.current().pid() + ")", millis,
                 transformer.rewrittenCount(), transformer.failures());
         profile = null;
-        Files.writeString(json, report.json() + "\n");
+        ProfileFiles.write(file, report.json());
         return report.summary();
     }
 }

@@ -11,6 +11,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * version raised by each sampled write, its last writer, and the version each of the last
  * {@link #THREADS} threads to touch it saw.
  *
+ * <p>The same model at the node level gives the what-if for dist's placement at 2, 4 and 8 nodes
+ * ({@link PredictedPlacement}): an access is remote there when the last write was made on another
+ * node and no thread of this node touched the object since (the node's copy is stale).
+ *
  * <p>A fixed table probed by identity hash, without a global lock (counting every access, all
  * threads are in it at once): it never keeps an object alive and never grows with the program. A
  * full neighbourhood forgets an object, and two threads that place the same object at once may each
@@ -21,12 +25,16 @@ final class SharingTable {
     private static final int SIZE = 1 << 16;
     private static final int PROBES = 8;
     private static final int THREADS = 8;
+    /** In {@link #touch}'s answer: remote with each thread on a node of its own. */
+    static final int REMOTE = 1;
 
     /** An object, weakly, with its version and what its last threads saw of it. */
     private static final class Entry extends WeakReference<Object> {
         private int version;
         private long lastWriter;
+        private int lastWriterNodes;
         private final long[] threads = new long[THREADS];
+        private final int[] threadNodes = new int[THREADS];
         private final int[] seen = new int[THREADS];
         private int placed;
 
@@ -34,20 +42,39 @@ final class SharingTable {
             super(object);
         }
 
-        /** Records the access; whether it would be remote. */
-        synchronized boolean access(long threadId, boolean write) {
+        /** Records the access; says where it would be remote (see {@link #touch}). */
+        synchronized int access(long threadId, int nodes, boolean write) {
             int slot = slotOf(threadId);
-            boolean remote = version > (slot < 0 ? 0 : seen[slot]) && lastWriter != threadId;
+            int answer = version > (slot < 0 ? 0 : seen[slot]) && lastWriter != threadId ? REMOTE : 0;
+            for (int cluster = 0; cluster < PredictedPlacement.NODE_COUNTS.length; cluster++) {
+                int writerNode = PredictedPlacement.node(lastWriterNodes, cluster);
+                if (version > 0 && writerNode != PredictedPlacement.node(nodes, cluster) && !seenOnNode(nodes, cluster)) {
+                    answer |= (2 << cluster) | writerNode << (4 + 3 * cluster);
+                }
+            }
             if (write) {
                 version++;
                 lastWriter = threadId;
+                lastWriterNodes = nodes;
             }
             if (slot < 0) {
                 slot = placed++ % THREADS;
                 threads[slot] = threadId;
+                threadNodes[slot] = nodes;
             }
             seen[slot] = version;
-            return remote;
+            return answer;
+        }
+
+        /** Whether a thread on this node, in the cluster of the given size, touched the object since its last write. */
+        private boolean seenOnNode(int nodes, int cluster) {
+            int node = PredictedPlacement.node(nodes, cluster);
+            for (int i = 0; i < Math.min(placed, THREADS); i++) {
+                if (seen[i] == version && PredictedPlacement.node(threadNodes[i], cluster) == node) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         private int slotOf(long threadId) {
@@ -62,9 +89,23 @@ final class SharingTable {
 
     private final AtomicReferenceArray<Entry> slots = new AtomicReferenceArray<>(SIZE);
 
-    /** Records that {@code threadId} read or wrote {@code object}; says whether the access would be remote. */
-    boolean touch(Object object, long threadId, boolean write) {
-        return entry(object).access(threadId, write);
+    /**
+     * Records that {@code threadId}, placed at {@code nodes} ({@link PredictedPlacement}), read or
+     * wrote {@code object}. Says where the access would be remote: {@link #REMOTE} with each thread
+     * on a node of its own, and for the cluster sizes {@link #remoteAt} and {@link #writerNodeAt}.
+     */
+    int touch(Object object, long threadId, int nodes, boolean write) {
+        return entry(object).access(threadId, nodes, write);
+    }
+
+    /** Whether {@link #touch}'s answer says remote at {@code PredictedPlacement.NODE_COUNTS[cluster]} nodes. */
+    static boolean remoteAt(int answer, int cluster) {
+        return (answer & (2 << cluster)) != 0;
+    }
+
+    /** For an access remote at that cluster size: the node of the object's last writer. */
+    static int writerNodeAt(int answer, int cluster) {
+        return (answer >>> (4 + 3 * cluster)) & 7;
     }
 
     private Entry entry(Object object) {

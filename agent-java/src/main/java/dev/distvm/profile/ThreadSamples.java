@@ -4,42 +4,87 @@ import java.util.Arrays;
 
 /**
  * One thread's samples: per site, how many sampled accesses and how many of them would be remote
- * ({@link SharingTable}). Only its thread writes it; the report reads it once sampling ended.
+ * ({@link SharingTable}), with each thread on a node of its own and at each cluster size of the
+ * what-if; per cluster size, remote samples by the writer's and this thread's node; stacks of
+ * remote accesses. Only its thread writes it; the report reads it once sampling ended.
  */
 final class ThreadSamples {
+    /** Per site: samples, remote ones, remote ones at each cluster size of {@link PredictedPlacement}. */
+    static final int COLUMNS = 2 + PredictedPlacement.NODE_COUNTS.length;
+    /** Counting every access, one remote access in this many leaves its stack (each costs microseconds). */
+    private static final int STACK_EVERY = 1024;
+
     final String threadName;
     final long threadId;
+    /** This thread's node in each cluster of the what-if, packed ({@link PredictedPlacement}). */
+    final int nodes;
+    final long firstNanos = System.nanoTime();
+    private long lastNanos = firstNanos;
     private final Profile profile;
-    /** {@code [2 * site]}: samples at the site; {@code [2 * site + 1]}: those that would be remote. */
-    private volatile long[] counts = new long[64];
+    private volatile long[] counts = new long[64 * COLUMNS];
+    /** {@code [cluster][writerNode * size + thisNode]}: remote samples at that cluster size. */
+    private final long[][] nodePairs = new long[PredictedPlacement.NODE_COUNTS.length][];
+    final StackTrie stacks = new StackTrie();
+    private int remoteSinceStack;
 
-    ThreadSamples(Thread thread, Profile profile) {
+    ThreadSamples(Thread thread, int nodes, Profile profile) {
         this.threadName = thread.getName();
         this.threadId = thread.getId();
+        this.nodes = nodes;
         this.profile = profile;
+        for (int cluster = 0; cluster < nodePairs.length; cluster++) {
+            int size = PredictedPlacement.NODE_COUNTS[cluster];
+            nodePairs[cluster] = new long[size * size];
+        }
     }
 
     void record(Object target, int site) {
         long[] here = counts;
-        if (2 * site + 1 >= here.length) {
-            here = Arrays.copyOf(here, Math.max(2 * here.length, 2 * site + 2));
+        int at = COLUMNS * site;
+        if (at + COLUMNS > here.length) {
+            here = Arrays.copyOf(here, Math.max(2 * here.length, at + COLUMNS));
             counts = here;
         }
-        here[2 * site]++;
+        here[at]++;
+        lastNanos = System.nanoTime();
         SiteTable.Site where = profile.sites.site(site);
         Object key = target != null ? target : where.staticsKey();
-        if (profile.sharing.touch(key, threadId, where.writes())) {
-            here[2 * site + 1]++;
+        int answer = profile.sharing.touch(key, threadId, nodes, where.writes());
+        if ((answer & SharingTable.REMOTE) != 0) {
+            here[at + 1]++;
+            if (profile.everyAccess() ? ++remoteSinceStack % STACK_EVERY == 0 : profile.claimStack()) {
+                stacks.addCurrentStack();
+            }
         }
+        for (int cluster = 0; cluster < nodePairs.length; cluster++) {
+            if (SharingTable.remoteAt(answer, cluster)) {
+                here[at + 2 + cluster]++;
+                int size = PredictedPlacement.NODE_COUNTS[cluster];
+                nodePairs[cluster][SharingTable.writerNodeAt(answer, cluster) * size + PredictedPlacement.node(nodes, cluster)]++;
+            }
+        }
+    }
+
+    /** Column {@code column} of {@link #COLUMNS} at the site. */
+    long count(int site, int column) {
+        long[] here = counts;
+        int at = COLUMNS * site + column;
+        return at < here.length ? here[at] : 0;
     }
 
     long samples(int site) {
-        long[] here = counts;
-        return 2 * site < here.length ? here[2 * site] : 0;
+        return count(site, 0);
     }
 
     long remote(int site) {
-        long[] here = counts;
-        return 2 * site + 1 < here.length ? here[2 * site + 1] : 0;
+        return count(site, 1);
+    }
+
+    long[] nodePairs(int cluster) {
+        return nodePairs[cluster];
+    }
+
+    long lastNanos() {
+        return lastNanos;
     }
 }

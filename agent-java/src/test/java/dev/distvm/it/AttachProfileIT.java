@@ -150,7 +150,7 @@ class AttachProfileIT {
      */
     private static long[] site(String profile, String kind, String target, String method) {
         Matcher matcher = Pattern.compile("\\{\"kind\": \"" + Pattern.quote(kind) + "\", \"target\": \"" + Pattern.quote(target)
-                + "\", \"class\": \"[^\"]*\", \"method\": \"" + method + "\"[^}]*\"samples\": (\\d+), \"remoteSamples\": (\\d+)\\}")
+                + "\", \"class\": \"[^\"]*\", \"method\": \"" + method + "\"[^}]*\"samples\": (\\d+), \"remoteSamples\": (\\d+), \"remoteSamplesAt\"")
                 .matcher(profile);
         assertTrue(matcher.find(), "no " + kind + " site of " + target + " in " + profile);
         long[] counts = {Long.parseLong(matcher.group(1)), Long.parseLong(matcher.group(2))};

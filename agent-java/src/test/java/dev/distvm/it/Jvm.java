@@ -86,7 +86,6 @@ final class Jvm implements AutoCloseable {
         return start(Map.of(), arguments);
     }
 
-    /** What {@code java -cp CLASSPATH MAIN ARGS} prints on a plain JVM, which must exit 0 within a minute. */
     /**
      * Runs {@code program} (of the test classes) with {@code javaOptions} on a plain JVM and on
      * {@code nodes} nodes, checks that both exit 0 and print the same, and returns the run report.
@@ -105,6 +104,7 @@ final class Jvm implements AutoCloseable {
         return Files.readString(report);
     }
 
+    /** What {@code java -cp CLASSPATH MAIN ARGS} prints on a plain JVM, which must exit 0 within a minute. */
     static List<String> plainStdout(String classPath, List<String> mainAndArgs) throws IOException, InterruptedException {
         List<String> arguments = new ArrayList<>(List.of("-cp", classPath));
         arguments.addAll(mainAndArgs);

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class ProfileReportTest {
     @Test
     void ranksTheSitesOfRemoteAccessesFirstAndCountsEverySample() throws Exception {
-        Profile profile = new Profile(0);
+        Profile profile = new Profile(0, null);
         int counterWrite = profile.sites.register(Kind.FIELD_WRITE, "app/Counter.count", "app/Counter", "add", "Counter.java", 7);
         int ownWrite = profile.sites.register(Kind.ARRAY_WRITE, "long[]", "app/Worker", "run", "Worker.java", 12);
         Object counter = new Object();
@@ -40,10 +40,18 @@ class ProfileReportTest {
         assertTrue(summary.contains("  1. write of app.Counter.count"), summary);
         assertTrue(summary.contains("50% of samples, 100% remote\n      at Counter.java:7 (app.Counter.add)"), summary);
         assertTrue(summary.contains("worker-N (2 threads) 100% (50% remote)"), summary);
+        // Placed on nodes 0 and 1 of every cluster (main is not in this test): the counter crosses.
+        assertTrue(summary.contains("placement (main at the home, each other thread on the least-loaded node): 50% at 2 nodes,"
+                + " 50% at 4 nodes, 50% at 8 nodes"), summary);
         String json = report.json();
         assertTrue(json.contains("{\"kind\": \"field_write\", \"target\": \"app.Counter.count\", \"class\": \"app.Counter\","
-                + " \"method\": \"add\", \"source\": \"Counter.java\", \"line\": 7, \"samples\": 2000, \"remoteSamples\": 1999}"), json);
+                + " \"method\": \"add\", \"source\": \"Counter.java\", \"line\": 7, \"samples\": 2000, \"remoteSamples\": 1999,"
+                + " \"remoteSamplesAt\": {\"2\": 1999, \"4\": 1999, \"8\": 1999}}"), json);
         assertTrue(json.contains("\"kind\": \"array_write\", \"target\": \"long[]\""), json);
-        assertTrue(json.contains("\"samples\": 2000, \"remoteSamples\": 0}"), json);
+        assertTrue(json.contains("\"samples\": 2000, \"remoteSamples\": 0, \"remoteSamplesAt\": {\"2\": 0, \"4\": 0, \"8\": 0}}"),
+                json);
+        // worker-1 (node 0) wrote the counter 1000 times, each read next on node 1; worker-2 999 times, read next on 0.
+        assertTrue(json.contains("\"nodePairs\": {\"2\": [0, 1000, 999, 0], \"4\": [0, 1000, 0, 0, 999, 0"), json);
+        assertTrue(json.contains("\"placedThreads\": 2, \"placement\": [{\"name\": \"worker-1\""), json);
     }
 }

@@ -1,0 +1,72 @@
+package dev.distvm.profile;
+
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where dist would place each profiled thread on a cluster of 2, 4 and 8 nodes, for the what-if at
+ * one node: as {@code PlacementPolicy} places them, the program's main thread at the home (node 0),
+ * each other thread on the least-loaded node (load: the live threads placed there, main counted at
+ * the home), round-robin among equals. A thread is placed when it makes its first sampled access,
+ * not when it starts, so a thread that never touched a sampled object is never placed, and one
+ * placed late sees the load of that moment.
+ *
+ * <p>The three nodes of a thread travel packed in one int, three bits a cluster size.
+ */
+final class PredictedPlacement {
+    static final int[] NODE_COUNTS = {2, 4, 8};
+
+    private record Placed(WeakReference<Thread> thread, int nodes) {
+        boolean alive() {
+            Thread placed = thread.get();
+            return placed != null && placed.isAlive();
+        }
+    }
+
+    private final WeakReference<Thread> main;
+    private final List<Placed> live = new ArrayList<>();
+    private final int[] nextChoice = new int[NODE_COUNTS.length];
+
+    /** {@code main}: the thread that runs the program's main method, or null when there is none (it ended). */
+    PredictedPlacement(Thread main) {
+        this.main = new WeakReference<>(main);
+    }
+
+    static int node(int nodes, int cluster) {
+        return (nodes >>> (3 * cluster)) & 7;
+    }
+
+    /** Places {@code thread}; returns its node in each cluster, packed. */
+    synchronized int place(Thread thread) {
+        Thread mainThread = main.get();
+        if (thread == mainThread) {
+            return 0;
+        }
+        live.removeIf(placed -> !placed.alive());
+        int nodes = 0;
+        for (int cluster = 0; cluster < NODE_COUNTS.length; cluster++) {
+            int[] load = new int[NODE_COUNTS[cluster]];
+            if (mainThread != null && mainThread.isAlive()) {
+                load[0]++;
+            }
+            for (Placed placed : live) {
+                load[node(placed.nodes(), cluster)]++;
+            }
+            int least = Integer.MAX_VALUE;
+            for (int count : load) {
+                least = Math.min(least, count);
+            }
+            for (int i = 0; i < load.length; i++) {
+                int candidate = (nextChoice[cluster] + i) % load.length;
+                if (load[candidate] == least) {
+                    nextChoice[cluster] = (candidate + 1) % load.length;
+                    nodes |= candidate << (3 * cluster);
+                    break;
+                }
+            }
+        }
+        live.add(new Placed(new WeakReference<>(thread), nodes));
+        return nodes;
+    }
+}

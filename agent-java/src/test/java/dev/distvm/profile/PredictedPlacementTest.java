@@ -1,0 +1,50 @@
+package dev.distvm.profile;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+class PredictedPlacementTest {
+    private static List<Integer> nodesAt(int nodes, int cluster, int... more) {
+        List<Integer> all = new ArrayList<>();
+        all.add(PredictedPlacement.node(nodes, cluster));
+        for (int other : more) {
+            all.add(PredictedPlacement.node(other, cluster));
+        }
+        return all;
+    }
+
+    @Test
+    void placesMainAtTheHomeAndEachOtherThreadOnTheLeastLoadedNodeRoundRobin() throws Exception {
+        PredictedPlacement placement = new PredictedPlacement(Thread.currentThread());
+        assertEquals(0, placement.place(Thread.currentThread()), "main is at the home in every cluster");
+        CountDownLatch end = new CountDownLatch(1);
+        List<Thread> running = new ArrayList<>();
+        int[] nodes = new int[4];
+        for (int i = 0; i < nodes.length; i++) {
+            Thread thread = new Thread(() -> {
+                try {
+                    end.await();
+                } catch (InterruptedException ignored) {
+                    // ends
+                }
+            });
+            thread.start();
+            running.add(thread);
+            nodes[i] = placement.place(thread);
+        }
+        // 2 nodes: main loads the home, so 1, then 0 and 1 are equal (round-robin from 0), then 1.
+        assertEquals(List.of(1, 0, 1, 0), nodesAt(nodes[0], 0, nodes[1], nodes[2], nodes[3]));
+        assertEquals(List.of(1, 2, 3, 0), nodesAt(nodes[0], 1, nodes[1], nodes[2], nodes[3]));
+        assertEquals(List.of(1, 2, 3, 4), nodesAt(nodes[0], 2, nodes[1], nodes[2], nodes[3]));
+        end.countDown();
+        for (Thread thread : running) {
+            thread.join();
+        }
+        Thread later = new Thread(() -> { });
+        assertEquals(5, PredictedPlacement.node(placement.place(later), 2), "ended threads load no node; 5 is next in turn");
+    }
+}
