@@ -3,6 +3,7 @@ package dev.distvm.cli;
 import dev.distvm.common.ChildJvm;
 import dev.distvm.coordinator.Coordinator;
 import dev.distvm.coordinator.MembershipSettings;
+import dev.distvm.coordinator.MetricsEndpoint;
 import dev.distvm.coordinator.proto.MembershipType;
 import dev.distvm.coordinator.proto.NodeInfo;
 import dev.distvm.coordinator.proto.NodeState;
@@ -16,7 +17,9 @@ import dev.distvm.transport.TcpAddress;
 import dev.distvm.transport.TransportConfig;
 import dev.distvm.transport.TransportException;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -34,8 +37,11 @@ public final class Main {
     /** Each command's synopsis and text, as its own {@code --help} prints them. */
     private static final Map<String, String> COMMANDS = commands(
             """
-            coordinator --bind tcp://HOST:PORT [--advertise tcp://HOST[:PORT]] [--failure-timeout MS]
+            coordinator --bind tcp://HOST:PORT [--advertise tcp://HOST[:PORT]] [--failure-timeout MS] [--metrics [HOST:]PORT]
                 run a coordinator: node table, heartbeats, failure detection, load reports.
+                --metrics serves the node table as OpenMetrics text at http://HOST:PORT/metrics for
+                Prometheus (PORT alone: on loopback; plain HTTP without the secret, so bind another
+                address only on a network you trust).
                 Nodes on other hosts need an address of this host's network, not 127.0.0.1;
                 binding 0.0.0.0 needs --advertise, the address they reach it at (no port: the bound one).
                 A suspect is declared dead when its death is certain or after MS of silence
@@ -45,6 +51,11 @@ public final class Main {
             """
             status --coordinator tcp://HOST:PORT
                 print the nodes of a cluster (DIST_SECRET must hold its secret)
+            """,
+            """
+            top --coordinator tcp://HOST:PORT [--interval SECONDS] [--count N]
+                the nodes of a cluster, live: redrawn every SECONDS (default 2) on a terminal,
+                printed one after another otherwise; N times, or until Ctrl-C (DIST_SECRET as for status)
             """,
             """
             archive
@@ -82,7 +93,9 @@ public final class Main {
         List<String> rest = new ArrayList<>(Arrays.asList(args).subList(1, args.length));
         try {
             switch (args[0]) {
-                case "coordinator" -> coordinator(new Options(rest, "coordinator", "--bind", "--advertise", "--failure-timeout"));
+                case "coordinator" -> coordinator(new Options(rest, "coordinator", "--bind", "--advertise", "--failure-timeout",
+                        "--metrics"));
+                case "top" -> top(new Options(rest, "top", "--coordinator", "--interval", "--count"));
                 case "status" -> status(new Options(rest, "status", "--coordinator"));
                 case "archive" -> {
                     new Options(rest, "archive"); // refuses any option, answers --help
@@ -106,7 +119,7 @@ public final class Main {
         }
     }
 
-    private static void coordinator(Options options) throws InterruptedException {
+    private static void coordinator(Options options) throws InterruptedException, IOException {
         String bind = TcpAddress.normalize("--bind", options.required("--bind"), 0);
         String advertise = options.has("--advertise")
                 ? TcpAddress.normalize("--advertise", options.required("--advertise"), 0) : null;
@@ -125,6 +138,16 @@ public final class Main {
                 settings);
         System.out.println("coordinator listening at " + coordinator.address() + " (failure timeout "
                 + settings.failureTimeout().toMillis() + " ms)");
+        if (options.has("--metrics")) {
+            InetSocketAddress at = MetricsEndpoint.address(options.required("--metrics"));
+            try {
+                System.out.println("metrics (OpenMetrics, for Prometheus) at " + coordinator.serveMetrics(at).url());
+            } catch (IOException e) {
+                coordinator.close();
+                throw new IllegalArgumentException("cannot serve metrics at " + at + " (" + e.getMessage()
+                        + "): choose another --metrics port, or 0 for a free one");
+            }
+        }
         System.out.flush();
         Runtime.getRuntime().addShutdownHook(new Thread(coordinator::close, "dist-coordinator-shutdown"));
         new CountDownLatch(1).await();
@@ -141,15 +164,45 @@ public final class Main {
 
     private static void status(Options options) {
         String address = options.required("--coordinator");
+        try (Endpoint endpoint = Endpoint.open(TransportConfig.loopback(secretFor("status")))) {
+            System.out.print(StatusTable.format(nodeTable(endpoint, address)));
+        }
+    }
+
+    /** The node table, redrawn (a terminal) or printed again (a pipe) every interval. */
+    private static void top(Options options) throws InterruptedException {
+        String address = options.required("--coordinator");
+        int seconds = options.has("--interval") ? options.integer("--interval", 1, 3600) : 2;
+        int count = options.has("--count") ? options.integer("--count", 1, Integer.MAX_VALUE) : Integer.MAX_VALUE;
+        boolean terminal = System.console() != null;
+        try (Endpoint endpoint = Endpoint.open(TransportConfig.loopback(secretFor("top")))) {
+            for (int shown = 0; shown < count; shown++) {
+                if (shown > 0) {
+                    Thread.sleep(seconds * 1000L);
+                }
+                NodeTable table = nodeTable(endpoint, address);
+                long alive = table.getNodesList().stream().filter(node -> node.getState() == NodeState.ALIVE).count();
+                String heading = String.format("dist top: %s, %d node%s alive, %s (every %d s%s)%n", address, alive,
+                        alive == 1 ? "" : "s", LocalTime.now().withNano(0), seconds,
+                        count == Integer.MAX_VALUE ? "; Ctrl-C ends" : "");
+                // On a terminal: cursor home and clear, so that the table stays in place.
+                System.out.print((terminal ? "\033[H\033[2J" : shown > 0 ? "\n" : "") + heading + StatusTable.format(table));
+                System.out.flush();
+            }
+        }
+    }
+
+    private static ClusterSecret secretFor(String command) {
         ClusterSecret secret = ClusterSecret.fromEnvironment();
         if (secret == null) {
-            throw new IllegalArgumentException("status needs the cluster secret: set " + ClusterSecret.ENV);
+            throw new IllegalArgumentException(command + " needs the cluster secret: set " + ClusterSecret.ENV);
         }
-        try (Endpoint endpoint = Endpoint.open(TransportConfig.loopback(secret))) {
-            NodeTable table = endpoint.call(address, MembershipType.STATUS_VALUE, StatusRequest.getDefaultInstance(),
-                    NodeTable.parser(), Duration.ofSeconds(3));
-            System.out.print(StatusTable.format(table));
-        }
+        return secret;
+    }
+
+    private static NodeTable nodeTable(Endpoint endpoint, String address) {
+        return endpoint.call(address, MembershipType.STATUS_VALUE, StatusRequest.getDefaultInstance(),
+                NodeTable.parser(), Duration.ofSeconds(3));
     }
 
     /** {@code COMMAND --help}: answered with that command's usage alone. */

@@ -1,8 +1,10 @@
 package dev.distvm.node;
 
-import dev.distvm.profile.ProfileFiles;
 import dev.distvm.coordinator.MembershipSettings;
+import dev.distvm.coordinator.MetricsEndpoint;
+import dev.distvm.profile.ProfileFiles;
 import dev.distvm.transport.TcpAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -14,7 +16,7 @@ import java.util.Map;
  */
 public record AgentOptions(
         Role role, int nodes, String join, String bind, String advertise, Path report, Duration failureTimeout,
-        boolean verbose, long parentPid, boolean encrypt, Path profile, int profileRate) {
+        boolean verbose, long parentPid, boolean encrypt, Path profile, int profileRate, InetSocketAddress metrics) {
 
     public enum Role { HOME, WORKER }
 
@@ -45,6 +47,8 @@ public record AgentOptions(
                 + " report with charts) when the home ends; with nodes=1 only");
         VALID.put("profile-rate", "bursts of sampled accesses a second when profiling (0: count every access, many times"
                 + " slower; 1.." + MAX_PROFILE_RATE + ", default " + DEFAULT_PROFILE_RATE + ")");
+        VALID.put("metrics", "PORT or HOST:PORT: the embedded coordinator serves the node table as OpenMetrics text at"
+                + " http://HOST:PORT/metrics, for Prometheus (PORT alone: on loopback; 0: a free port, logged)");
         VALID.put("parent", "pid of the JVM that started this worker; the worker exits when it ends (set by dist)");
     }
 
@@ -74,6 +78,7 @@ public record AgentOptions(
         boolean encrypt = false;
         Path profile = null;
         int profileRate = DEFAULT_PROFILE_RATE;
+        InetSocketAddress metrics = null;
         boolean nodesGiven = false;
         if (arguments != null && !arguments.isBlank()) {
             for (String option : arguments.split(",")) {
@@ -115,6 +120,13 @@ public record AgentOptions(
                         profile = Path.of(value);
                     }
                     case "profile-rate" -> profileRate = integer(key, value, 0, MAX_PROFILE_RATE);
+                    case "metrics" -> {
+                        try {
+                            metrics = MetricsEndpoint.address(value);
+                        } catch (IllegalArgumentException e) {
+                            throw new InvalidOptionException(e.getMessage());
+                        }
+                    }
                     default -> throw new InvalidOptionException("unknown dist agent option '" + key + "'");
                 }
             }
@@ -129,8 +141,12 @@ public record AgentOptions(
             throw new InvalidOptionException("profile works at nodes=1 only so far: there it shows which accesses would cross"
                     + " nodes; profiling a run across nodes is a later step");
         }
+        if (metrics != null && (role == Role.WORKER || join != null)) {
+            throw new InvalidOptionException("metrics are served by the coordinator: a home with join= uses one started"
+                    + " apart, so start that one with ./dist coordinator --metrics PORT");
+        }
         return new AgentOptions(role, nodes, join, bind, advertise, report, failureTimeout, verbose, parent, encrypt, profile,
-                profileRate);
+                profileRate, metrics);
     }
 
     private static int integer(String key, String value, int min, int max) {

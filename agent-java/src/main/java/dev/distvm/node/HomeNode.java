@@ -74,6 +74,14 @@ public final class HomeNode {
                 ? WorkerLauncher.launch(options.nodes() - 1, coordinatorAddress, secret, options) : List.of();
         Coordinator coordinator = coordinatorPort == null ? null : Coordinator.startForItsHome(
                 Endpoint.open(coordinatorConfig, coordinatorPort), MembershipSettings.withFailureTimeout(options.failureTimeout()));
+        if (options.metrics() != null) {
+            try {
+                Log.info("metrics (OpenMetrics, for Prometheus) at " + coordinator.serveMetrics(options.metrics()).url());
+            } catch (IOException e) {
+                throw new StartupException("cannot serve metrics at " + options.metrics() + " (" + e.getMessage()
+                        + "): choose another port with metrics=PORT, or 0 for a free one");
+            }
+        }
         Endpoint endpoint = Endpoint.open(TransportConfig.loopback(secret).withBindAddress(options.bind())
                 .withAdvertisedAddress(options.advertise()).withEncryption(options.encrypt()));
         ClassLoader applicationLoader = ClassLoader.getSystemClassLoader();

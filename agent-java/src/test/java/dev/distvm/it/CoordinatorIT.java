@@ -330,7 +330,7 @@ class CoordinatorIT {
         return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }

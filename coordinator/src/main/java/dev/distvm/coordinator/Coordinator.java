@@ -19,6 +19,8 @@ import dev.distvm.transport.Handler;
 import dev.distvm.transport.Inbound;
 import dev.distvm.transport.TcpAddress;
 import dev.distvm.transport.TransportException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -40,6 +42,7 @@ public final class Coordinator implements AutoCloseable {
     private final FailureDetector detector;
     private final ScheduledExecutorService detection;
     private final long startedMillis = System.currentTimeMillis();
+    private MetricsEndpoint metrics;
 
     private Coordinator(Endpoint endpoint, MembershipSettings settings, boolean homeIsNumberOne) {
         this.endpoint = endpoint;
@@ -67,6 +70,18 @@ public final class Coordinator implements AutoCloseable {
 
     public String address() {
         return endpoint.address();
+    }
+
+    /**
+     * Serves the node table as OpenMetrics text at {@code http://AT/metrics} until this coordinator
+     * closes; returns the endpoint (its URL names the port when {@code at} asked for any).
+     */
+    public synchronized MetricsEndpoint serveMetrics(InetSocketAddress at) throws IOException {
+        if (metrics != null) {
+            throw new IllegalStateException("metrics are served at " + metrics.url() + " already");
+        }
+        metrics = MetricsEndpoint.start(at, () -> OpenMetricsText.format(snapshot()));
+        return metrics;
     }
 
     private JoinReply join(Inbound message) throws Handler.RefusedException {
@@ -189,6 +204,11 @@ public final class Coordinator implements AutoCloseable {
 
     @Override
     public void close() {
+        synchronized (this) {
+            if (metrics != null) {
+                metrics.close();
+            }
+        }
         detection.shutdownNow();
         endpoint.close();
     }
