@@ -115,8 +115,9 @@ public final class Agent {
                 HomeNode.start(options, Thread.currentThread());
             } else {
                 WorkerWarmUp.start(WorkerNode.start(options).encrypted());
-                // A worker has no main: the JVM's main thread stays here until the worker ends.
-                WorkerNode.serveForever();
+                // premain returns, so that the JVM goes on to start what comes after the agents (a
+                // flight recording of -XX:StartFlightRecording, the attach listener); the main
+                // thread then stays in WorkerMain until the worker ends.
             }
         } catch (StartupException | TransportException e) {
             System.err.println("[dist] error: " + e.getMessage());

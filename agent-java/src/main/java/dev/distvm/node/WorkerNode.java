@@ -27,6 +27,8 @@ public final class WorkerNode {
 
     private WorkerNode() {}
 
+    private static volatile boolean serving;
+
     /** Starts the worker; its threads serve the cluster from now on. Returns its endpoint. */
     public static Endpoint start(AgentOptions options) throws IOException {
         ClusterSecret secret = ClusterSecret.fromEnvironment();
@@ -74,7 +76,13 @@ public final class WorkerNode {
             }
         }
         Log.debug("worker node " + membership[0].nodeId() + " serving at " + endpoint.address());
+        serving = true;
         return endpoint;
+    }
+
+    /** Whether {@link #start} started a worker in this JVM. */
+    public static boolean serving() {
+        return serving;
     }
 
     /** Blocks the calling thread for the life of the worker, which ends through System.exit. */

@@ -5,6 +5,7 @@ import dev.distvm.exit.Exits;
 import dev.distvm.node.proto.NodeMessageType;
 import dev.distvm.report.MonitorHandOverCounts;
 import dev.distvm.report.NodeCounters;
+import dev.distvm.report.RemoteMonitorEnterEvent;
 import java.nio.ByteBuffer;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -158,7 +159,11 @@ final class CopyMonitors {
                 asked = true;
                 state.requesting = true;
                 MonitorLeases.Lease lease = leases.newLease(lock);
+                RemoteMonitorEnterEvent event = RemoteMonitorEnterEvent.starting();
                 interrupted |= runtime.coherently(() -> monitor(Delegate.Op.ENTER, lease, 0));
+                if (event != null) {
+                    event.ended(lock);
+                }
             }
             state = leases.held(lock);
         }

@@ -50,10 +50,16 @@ public final class MonitorHandOverCounts {
     /** A thread of this node took {@code lock}'s monitor, which a message brought from the home. */
     public static void acrossNodes(Object lock) {
         of(lock).acrossNodes.increment();
+        MonitorHandOverEvent.acrossNodes(lock);
     }
 
     private static Counts of(Object lock) {
         return lock instanceof Class<?> type ? OF_CLASS_ITSELF.get(type) : OF_INSTANCES.get(lock.getClass());
+    }
+
+    /** How reports name {@code lock}'s monitor: its class's name, or {@code Name.class} for a class's own. */
+    static String monitorName(Object lock) {
+        return of(lock).className();
     }
 
     /** The classes with hand-overs, most first, at most {@link #LISTED}. */
