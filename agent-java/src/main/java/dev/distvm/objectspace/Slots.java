@@ -58,6 +58,11 @@ abstract class Slots {
     /** Sets the slot to {@code update} only if it still holds {@code expected}; atomic. */
     abstract boolean compareAndSet(Object holder, int slot, Object expected, Object update);
 
+    /** How a path names the slot: {@code .field}, or {@code [index]} for an array's element. */
+    String name(int slot) {
+        return "[" + slot + "]";
+    }
+
     /** Whether the slot holds a primitive (compared by value); references are compared by identity. */
     boolean isPrimitive(int slot) {
         return false;
@@ -175,14 +180,17 @@ abstract class Slots {
         private final long[] offsets;
         private final FieldKind[] kinds;
         private final boolean[] isVolatile;
+        private final String[] names;
 
         FieldSlots(Class<?> type, List<Field> fields, boolean statics) {
             int n = fields.size();
             offsets = new long[n];
             kinds = new FieldKind[n];
             isVolatile = new boolean[n];
+            names = new String[n];
             for (int i = 0; i < n; i++) {
                 Field field = fields.get(i);
+                names[i] = "." + field.getName();
                 if (Modifier.isFinal(field.getModifiers())) {
                     throw new UnsharableException(type, "field " + field.getName() + " is final: the class was not rewritten by dist");
                 }
@@ -268,6 +276,11 @@ abstract class Slots {
         @Override
         boolean isVolatile(int slot) {
             return isVolatile[slot];
+        }
+
+        @Override
+        String name(int slot) {
+            return names[slot];
         }
     }
 

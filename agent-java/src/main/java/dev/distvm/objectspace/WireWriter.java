@@ -249,7 +249,13 @@ final class WireWriter {
     }
 
     static UnsharableException jdkObject(Class<?> type) {
-        return new UnsharableException(type, "it is a JDK class, and dist shares only application objects, arrays, plain"
+        return jdkObject(type, null);
+    }
+
+    /** As {@link #jdkObject(Class)}, saying where the object was reached ({@code path}, or null when not known). */
+    static UnsharableException jdkObject(Class<?> type, String path) {
+        return new UnsharableException(type, "it is a JDK class" + (path == null ? "" : " (reached through " + path + ")")
+                + ", and dist shares only application objects, arrays, plain"
                 + " java.lang.Object instances, thread-locals (not inheritable ones), CountDownLatch and CyclicBarrier"
                 + " instances, strings, boxed values, classes, enum constants and exceptions");
     }

@@ -35,6 +35,9 @@ class UnsupportedIT {
             assertEquals(List.of("[item-0, item-1, item-2, item-3]"), home.stdout(), home.output());
             String json = Files.readString(report);
             assertTrue(json.contains("\"collector-1: kept home: " + ARRAY_LIST), json);
+            // The refusal says how the thread reaches the list: its lambda captured it.
+            assertTrue(json.contains(ARRAY_LIST + ": it is a JDK class (reached through a lambda of"
+                    + " itapp.unsupported.CapturesJdkCollection, captured value 0), and dist shares only"), json);
         }
     }
 
