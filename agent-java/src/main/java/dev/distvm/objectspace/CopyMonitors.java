@@ -3,6 +3,7 @@ package dev.distvm.objectspace;
 import dev.distvm.common.DaemonThreads;
 import dev.distvm.exit.Exits;
 import dev.distvm.node.proto.NodeMessageType;
+import dev.distvm.report.FlightEvents;
 import dev.distvm.report.MonitorHandOverCounts;
 import dev.distvm.report.NodeCounters;
 import dev.distvm.report.RemoteMonitorEnterEvent;
@@ -159,7 +160,7 @@ final class CopyMonitors {
                 asked = true;
                 state.requesting = true;
                 MonitorLeases.Lease lease = leases.newLease(lock);
-                RemoteMonitorEnterEvent event = RemoteMonitorEnterEvent.starting();
+                RemoteMonitorEnterEvent event = FlightEvents.AVAILABLE ? RemoteMonitorEnterEvent.starting() : null;
                 interrupted |= runtime.coherently(() -> monitor(Delegate.Op.ENTER, lease, 0));
                 if (event != null) {
                     event.ended(lock);

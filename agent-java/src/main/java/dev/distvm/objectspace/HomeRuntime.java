@@ -11,6 +11,7 @@ import dev.distvm.io.HomeOutput;
 import dev.distvm.node.proto.NodeMessageType;
 import dev.distvm.report.ApplicationThreads;
 import dev.distvm.report.ArrayFaultServedEvent;
+import dev.distvm.report.FlightEvents;
 import dev.distvm.report.NodeCounters;
 import dev.distvm.report.OnDemandCounts;
 import dev.distvm.report.ThreadPlacement;
@@ -88,7 +89,7 @@ final class HomeRuntime {
             int from = asked.getInt();
             int to = asked.getInt();
             Class<?>[] array = new Class<?>[1];
-            ArrayFaultServedEvent event = ArrayFaultServedEvent.starting();
+            ArrayFaultServedEvent event = FlightEvents.AVAILABLE ? ArrayFaultServedEvent.starting() : null;
             WireBuffer answer = space.write(m.sender(), w -> array[0] = space.writeFetched(m.sender(), id, from, to, w));
             OnDemandCounts.fetched(array[0], to - from, answer.length());
             if (event != null) {

@@ -5,6 +5,7 @@ import dev.distvm.exit.HomeEndedException;
 import dev.distvm.io.WorkerStreams;
 import dev.distvm.node.proto.NodeMessageType;
 import dev.distvm.report.ArrayFaultEvent;
+import dev.distvm.report.FlightEvents;
 import dev.distvm.report.NodeCounters;
 import dev.distvm.report.OnDemandCounts;
 import dev.distvm.transport.Endpoint;
@@ -249,7 +250,7 @@ final class WorkerRuntime {
             request.body().appendLong(chunks.id);
             request.body().appendInt(from);
             request.body().appendInt(to);
-            ArrayFaultEvent event = ArrayFaultEvent.starting();
+            ArrayFaultEvent event = FlightEvents.AVAILABLE ? ArrayFaultEvent.starting() : null;
             ByteBuffer reply = toHome.call(NodeMessageType.SPACE_FETCH_VALUE, request.finish(), Duration.ofSeconds(60));
             OnDemandCounts.fetched(array.getClass(), to - from, reply.remaining());
             if (event != null) {

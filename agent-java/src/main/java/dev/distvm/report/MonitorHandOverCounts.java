@@ -50,7 +50,9 @@ public final class MonitorHandOverCounts {
     /** A thread of this node took {@code lock}'s monitor, which a message brought from the home. */
     public static void acrossNodes(Object lock) {
         of(lock).acrossNodes.increment();
-        MonitorHandOverEvent.acrossNodes(lock);
+        if (FlightEvents.AVAILABLE) {
+            MonitorHandOverEvent.acrossNodes(lock);
+        }
     }
 
     private static Counts of(Object lock) {

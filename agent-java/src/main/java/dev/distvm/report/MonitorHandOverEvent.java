@@ -14,13 +14,12 @@ public final class MonitorHandOverEvent extends jdk.jfr.Event {
     @Label("Monitor Class")
     String monitorClass;
 
+    /** Records the hand-over if the recording wants it. Made only where {@link FlightEvents#AVAILABLE}. */
     public static void acrossNodes(Object monitor) {
-        if (FlightEvents.AVAILABLE) {
-            MonitorHandOverEvent event = new MonitorHandOverEvent();
-            if (event.shouldCommit()) {
-                event.monitorClass = MonitorHandOverCounts.monitorName(monitor);
-                event.commit();
-            }
+        MonitorHandOverEvent event = new MonitorHandOverEvent();
+        if (event.shouldCommit()) {
+            event.monitorClass = MonitorHandOverCounts.monitorName(monitor);
+            event.commit();
         }
     }
 }

@@ -14,11 +14,8 @@ public final class RemoteMonitorEnterEvent extends jdk.jfr.Event {
     @Label("Monitor Class")
     String monitorClass;
 
-    /** An enter's event, timing from now; null where there is no flight recorder. */
+    /** An enter's event, timing from now. Made only where {@link FlightEvents#AVAILABLE}. */
     public static RemoteMonitorEnterEvent starting() {
-        if (!FlightEvents.AVAILABLE) {
-            return null;
-        }
         RemoteMonitorEnterEvent event = new RemoteMonitorEnterEvent();
         event.begin();
         return event;
