@@ -46,7 +46,8 @@ final class SharingTable {
         synchronized int access(long threadId, int nodes, boolean write) {
             int slot = slotOf(threadId);
             int answer = version > (slot < 0 ? 0 : seen[slot]) && lastWriter != threadId ? REMOTE : 0;
-            for (int cluster = 0; cluster < PredictedPlacement.NODE_COUNTS.length; cluster++) {
+            // A thread that saw the latest write is on a node that saw it: only a remote access can be one at a node.
+            for (int cluster = 0; answer != 0 && cluster < PredictedPlacement.NODE_COUNTS.length; cluster++) {
                 int writerNode = PredictedPlacement.node(lastWriterNodes, cluster);
                 if (version > 0 && writerNode != PredictedPlacement.node(nodes, cluster) && !seenOnNode(nodes, cluster)) {
                     answer |= (2 << cluster) | writerNode << (4 + 3 * cluster);

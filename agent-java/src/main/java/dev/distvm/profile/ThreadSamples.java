@@ -26,6 +26,7 @@ final class ThreadSamples {
     private final long[][] nodePairs = new long[PredictedPlacement.NODE_COUNTS.length][];
     final StackTrie stacks = new StackTrie();
     private int remoteSinceStack;
+    private int recorded;
 
     ThreadSamples(Thread thread, int nodes, Profile profile) {
         this.threadName = thread.getName();
@@ -46,15 +47,22 @@ final class ThreadSamples {
             counts = here;
         }
         here[at]++;
-        lastNanos = System.nanoTime();
+        // A clock read is some 25 ns; counting every access, one record in 256 reads it.
+        if (!profile.everyAccess() || (++recorded & 255) == 0) {
+            lastNanos = System.nanoTime();
+        }
         SiteTable.Site where = profile.sites.site(site);
         Object key = target != null ? target : where.staticsKey();
         int answer = profile.sharing.touch(key, threadId, nodes, where.writes());
-        if ((answer & SharingTable.REMOTE) != 0) {
-            here[at + 1]++;
-            if (profile.everyAccess() ? ++remoteSinceStack % STACK_EVERY == 0 : profile.claimStack()) {
-                stacks.addCurrentStack();
-            }
+        if (answer != 0) {
+            remote(answer, at, here);
+        }
+    }
+
+    private void remote(int answer, int at, long[] here) {
+        here[at + 1]++;
+        if (profile.everyAccess() ? ++remoteSinceStack % STACK_EVERY == 0 : profile.claimStack()) {
+            stacks.addCurrentStack();
         }
         for (int cluster = 0; cluster < nodePairs.length; cluster++) {
             if (SharingTable.remoteAt(answer, cluster)) {
