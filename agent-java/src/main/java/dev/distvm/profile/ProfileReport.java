@@ -140,11 +140,16 @@ final class ProfileReport {
                     percent(thread.samples(), samples), percent(thread.remote(), thread.samples())));
         }
         text.append(threads.size() > TOP_SITES ? ", and " + (threads.size() - TOP_SITES) + " more\n" : "\n");
-        SiteTotal top = sites.get(0);
-        if (top.remote() > 0) {
-            text.append("what to change first: ").append(advice(top.site().kind())).append('\n');
+        String advice = advice();
+        if (advice != null) {
+            text.append("what to change first: ").append(advice).append('\n');
         }
         return text.toString();
+    }
+
+    /** What a user could change first, for the site with the most remote samples; null when nothing would be remote. */
+    private String advice() {
+        return sites.isEmpty() || sites.get(0).remote() == 0 ? null : advice(sites.get(0).site().kind());
     }
 
     private static String advice(Kind kind) {
@@ -169,7 +174,8 @@ final class ProfileReport {
                 .append(", \"everyAccess\": ").append(profile.everyAccess()).append(", \"classesRewritten\": ").append(classes)
                 .append(", \"classesLeftAlone\": ").append(failures).append(", \"samples\": ").append(samples)
                 .append(", \"remoteSamples\": ").append(remote)
-                .append(", \"remoteSamplesAt\": ").append(perClusterSize(remoteAt)).append(", \"sites\": [");
+                .append(", \"remoteSamplesAt\": ").append(perClusterSize(remoteAt))
+                .append(", \"advice\": ").append(advice() == null ? "null" : quote(advice())).append(", \"sites\": [");
         for (int i = 0; i < sites.size(); i++) {
             SiteTotal total = sites.get(i);
             SiteTable.Site site = total.site();

@@ -44,6 +44,7 @@ class ProfileReportTest {
         assertTrue(summary.contains("placement (main at the home, each other thread on the least-loaded node): 50% at 2 nodes,"
                 + " 50% at 4 nodes, 50% at 8 nodes"), summary);
         String json = report.json();
+        assertTrue(json.contains("\"advice\": \"threads read and write the top site's field in turn;"), json);
         assertTrue(json.contains("{\"kind\": \"field_write\", \"target\": \"app.Counter.count\", \"class\": \"app.Counter\","
                 + " \"method\": \"add\", \"source\": \"Counter.java\", \"line\": 7, \"samples\": 2000, \"remoteSamples\": 1999,"
                 + " \"remoteSamplesAt\": {\"2\": 1999, \"4\": 1999, \"8\": 1999}}"), json);

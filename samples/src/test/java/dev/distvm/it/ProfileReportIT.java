@@ -50,6 +50,8 @@ class ProfileReportIT {
             assertTrue(count(section, "class=\"mark\"") > 0, "no chart marks in section " + id + ":\n" + section);
             assertFalse(section.contains("class=\"empty\""), "section " + id + " says it has nothing to show:\n" + section);
         }
+        assertTrue(dom.contains("<p id=\"advice\">What to change first: threads read what others wrote in the top site's"
+                + " arrays;"), "the advice for the top site, an array's elements:\n" + dom);
         String sites = section(dom, "by-site");
         assertTrue(firstMarkTitle(sites).startsWith("array write of int[] at RayTracer.java:"), sites);
         assertTrue(firstMarkTitle(sites).contains("samples.raytrace.RayTracer.renderLine"), sites);
