@@ -1,6 +1,7 @@
 package dev.distvm.objectspace;
 
 import dev.distvm.common.DaemonThreads;
+import dev.distvm.common.Log;
 import dev.distvm.coordinator.Membership;
 import dev.distvm.coordinator.proto.NodeInfo;
 import dev.distvm.coordinator.proto.NodeState;
@@ -9,6 +10,7 @@ import dev.distvm.exit.Exits;
 import dev.distvm.io.HomeInput;
 import dev.distvm.io.HomeOutput;
 import dev.distvm.node.proto.NodeMessageType;
+import dev.distvm.profile.RunProfiler;
 import dev.distvm.report.ApplicationThreads;
 import dev.distvm.report.ArrayFaultServedEvent;
 import dev.distvm.report.FlightEvents;
@@ -137,10 +139,30 @@ final class HomeRuntime {
             }
         } else {
             ThreadPlacement.placed(thread.getName(), node.getId(), true);
+            if (RunProfiler.active()) {
+                tellProfilerWhatWouldKeepItHome(thread);
+            }
         }
         placement.startedHere(thread);
         thread.start();
         ApplicationThreads.started(thread);
+    }
+
+    /**
+     * Profiling at one node: the object space's answer, had it been asked to place the thread on
+     * another node (what it runs reaches an object it cannot share), for the profiler's what-if.
+     * Looking never fails the program: what the search cannot look at is left unsaid.
+     */
+    private void tellProfilerWhatWouldKeepItHome(Thread thread) {
+        try {
+            Object root = ThreadTasks.root(thread);
+            statics.refuseUnsharable(root);
+            space.refuseUnsharable(root);
+        } catch (UnsharableException e) {
+            RunProfiler.keptHome(thread, e.getMessage());
+        } catch (RuntimeException e) {
+            Log.debug("profile: could not tell whether thread " + thread.getName() + " could be placed: " + e);
+        }
     }
 
     /** The start of {@code thread} on {@code node}: what it runs and all it may see (throws {@link UnsharableException}). */

@@ -2,7 +2,10 @@ package dev.distvm.profile;
 
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.WeakHashMap;
 
 /**
  * Where dist would place each profiled thread on a cluster of 2, 4 and 8 nodes, for the what-if at
@@ -10,7 +13,8 @@ import java.util.List;
  * each other thread on the least-loaded node (load: the live threads placed there, main counted at
  * the home), round-robin among equals. A thread is placed when it makes its first sampled access,
  * not when it starts, so a thread that never touched a sampled object is never placed, and one
- * placed late sees the load of that moment.
+ * placed late sees the load of that moment. A thread the object space would keep at the home
+ * ({@link #keepHome}) goes there, its turn used up as dist uses it.
  *
  * <p>The three nodes of a thread travel packed in one int, three bits a cluster size.
  */
@@ -26,6 +30,8 @@ final class PredictedPlacement {
 
     private final WeakReference<Thread> main;
     private final List<Placed> live = new ArrayList<>();
+    /** Threads the object space would keep at the home: what they run reaches an object it cannot share. */
+    private final Set<Thread> keptHome = Collections.newSetFromMap(new WeakHashMap<>());
     private final int[] nextChoice = new int[NODE_COUNTS.length];
 
     /** {@code main}: the thread that runs the program's main method, or null when there is none (it ended). */
@@ -35,6 +41,14 @@ final class PredictedPlacement {
 
     static int node(int nodes, int cluster) {
         return (nodes >>> (3 * cluster)) & 7;
+    }
+
+    /**
+     * {@code thread}, not started yet, would stay at the home: as dist does, its turn in the round
+     * is used up and it loads the home.
+     */
+    synchronized void keepHome(Thread thread) {
+        keptHome.add(thread);
     }
 
     /** Places {@code thread}; returns its node in each cluster, packed. */
@@ -61,7 +75,7 @@ final class PredictedPlacement {
                 int candidate = (nextChoice[cluster] + i) % load.length;
                 if (load[candidate] == least) {
                     nextChoice[cluster] = (candidate + 1) % load.length;
-                    nodes |= candidate << (3 * cluster);
+                    nodes |= (keptHome.contains(thread) ? 0 : candidate) << (3 * cluster);
                     break;
                 }
             }

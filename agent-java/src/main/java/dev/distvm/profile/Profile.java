@@ -2,8 +2,11 @@ package dev.distvm.profile;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -19,6 +22,8 @@ final class Profile {
     final long startNanos = System.nanoTime();
     private final PredictedPlacement placement;
     private final Queue<ThreadSamples> threads = new ConcurrentLinkedQueue<>();
+    /** Threads dist would keep at the home on more nodes, by why (what their tasks reach). */
+    private final Map<String, List<String>> keptHome = new ConcurrentHashMap<>();
     private final ThreadLocal<ThreadSamples> current = ThreadLocal.withInitial(this::register);
 
     private volatile boolean ticking;
@@ -74,6 +79,16 @@ final class Profile {
                 AccessHooks.tick();
             }
         }
+    }
+
+    void keptHome(Thread thread, String reason) {
+        placement.keepHome(thread);
+        keptHome.computeIfAbsent(reason, why -> new CopyOnWriteArrayList<>()).add(thread.getName());
+    }
+
+    /** Why threads would be kept home, with the threads' names in the order they started. */
+    Map<String, List<String>> keptHome() {
+        return Map.copyOf(keptHome);
     }
 
     ThreadSamples current() {

@@ -23,6 +23,8 @@ final class ProfileReport {
     private static final int PLACED_THREADS_SHOWN = 400;
     /** The flame graph leaves out branches under this share of the stacks. */
     private static final int FLAME_RESOLUTION = 1000;
+    /** Threads named per reason for keeping them home. */
+    private static final int KEPT_HOME_NAMES = 10;
 
     /** One site's totals over all threads; {@code remoteAt[cluster]} as {@link PredictedPlacement#NODE_COUNTS}. */
     record SiteTotal(SiteTable.Site site, long samples, long remote, long[] remoteAt) {}
@@ -48,6 +50,8 @@ final class ProfileReport {
     private final long[] remoteAt = new long[PredictedPlacement.NODE_COUNTS.length];
     private final long[][] nodePairs = new long[PredictedPlacement.NODE_COUNTS.length][];
     private final StackTrie stacks = new StackTrie();
+    /** Why threads would stay at the home on more nodes, with their names, most threads first. */
+    private final List<Map.Entry<String, List<String>>> keptHome = new ArrayList<>();
     private long samples;
     private long remote;
 
@@ -99,6 +103,9 @@ final class ProfileReport {
             }
         }
         threads.addAll(byPattern.values());
+        keptHome.addAll(profile.keptHome().entrySet());
+        keptHome.sort(Comparator.comparingInt((Map.Entry<String, List<String>> kept) -> kept.getValue().size()).reversed()
+                .thenComparing(Map.Entry::getKey));
         sites.sort(Comparator.comparingLong(SiteTotal::remote).thenComparingLong(SiteTotal::samples).reversed());
         threads.sort(Comparator.comparingLong(ThreadTotal::samples).reversed());
     }
@@ -122,6 +129,11 @@ final class ProfileReport {
                     share(remoteAt[cluster], samples), PredictedPlacement.NODE_COUNTS[cluster]));
         }
         text.append('\n');
+        for (Map.Entry<String, List<String>> kept : keptHome) {
+            List<String> names = kept.getValue();
+            text.append(String.format(Locale.ROOT, "dist would keep %s at the home: %s%n", names.size() == 1
+                    ? "thread " + names.get(0) : names.size() + " threads (" + names.get(0) + ", ...)", kept.getKey()));
+        }
         text.append("sites by sampled remote accesses (the site's share of all samples, and how much of it would be remote):\n");
         int rank = 0;
         for (SiteTotal total : sites) {
@@ -175,7 +187,17 @@ final class ProfileReport {
                 .append(", \"classesLeftAlone\": ").append(failures).append(", \"samples\": ").append(samples)
                 .append(", \"remoteSamples\": ").append(remote)
                 .append(", \"remoteSamplesAt\": ").append(perClusterSize(remoteAt))
-                .append(", \"advice\": ").append(advice() == null ? "null" : quote(advice())).append(", \"sites\": [");
+                .append(", \"advice\": ").append(advice() == null ? "null" : quote(advice())).append(", \"keptHome\": [");
+        for (int i = 0; i < keptHome.size(); i++) {
+            List<String> names = keptHome.get(i).getValue();
+            json.append(i == 0 ? "" : ", ").append("{\"reason\": ").append(quote(keptHome.get(i).getKey()))
+                    .append(", \"threads\": ").append(names.size()).append(", \"names\": [");
+            for (int n = 0; n < Math.min(names.size(), KEPT_HOME_NAMES); n++) {
+                json.append(n == 0 ? "" : ", ").append(quote(names.get(n)));
+            }
+            json.append("]}");
+        }
+        json.append("], \"sites\": [");
         for (int i = 0; i < sites.size(); i++) {
             SiteTotal total = sites.get(i);
             SiteTable.Site site = total.site();

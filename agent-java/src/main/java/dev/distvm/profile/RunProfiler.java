@@ -11,7 +11,7 @@ import java.nio.file.Path;
  * the home ends: its summary on standard error, JSON in the file.
  */
 public final class RunProfiler {
-    private static Profile profile;
+    private static volatile Profile profile;
     private static ProfilingTransformer transformer;
 
     private RunProfiler() {}
@@ -22,6 +22,22 @@ public final class RunProfiler {
         transformer = new ProfilingTransformer(profile.sites);
         profile.start();
         instrumentation.addTransformer(transformer);
+    }
+
+    /** Whether this run is profiled: the home then tells {@link #keptHome} at each thread start. */
+    public static boolean active() {
+        return profile != null;
+    }
+
+    /**
+     * A thread dist would keep at the home on more nodes, and why (what it runs reaches an object
+     * dist cannot share): the what-if places it there.
+     */
+    public static void keptHome(Thread thread, String reason) {
+        Profile now = profile;
+        if (now != null) {
+            now.keptHome(thread, reason);
+        }
     }
 
     /**

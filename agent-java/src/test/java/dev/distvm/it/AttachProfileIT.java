@@ -104,6 +104,36 @@ class AttachProfileIT {
     }
 
     /**
+     * The what-if of a profiled run at one node names the threads dist would keep at the home on
+     * more nodes (their lambda captured an ArrayList) and places them there.
+     */
+    @Test
+    void aProfiledRunNamesTheThreadsDistWouldKeepHome() throws Exception {
+        Path json = directory.resolve("kept-home.json");
+        try (Jvm home = Jvm.home("nodes=1,profile=" + json + ",profile-rate=0", Jvm.TEST_CLASSES.toString(),
+                "itapp.unsupported.CapturesJdkCollection")) {
+            assertEquals(0, home.awaitExit(Duration.ofSeconds(60)), home.output());
+            assertEquals(List.of("[item-0, item-1, item-2, item-3]"), home.stdout(), home.output());
+            assertTrue(home.stderr().stream().anyMatch(line -> line.startsWith("[dist] dist would keep 4 threads (collector-")
+                    && line.contains(": instances of java.util.ArrayList cannot be shared between nodes")), home.output());
+        }
+        String profile = Files.readString(json);
+        assertTrue(profile.contains("\"keptHome\": [{\"reason\": \"instances of java.util.ArrayList cannot be shared between"
+                + " nodes: it is a JDK class (reached through a lambda of itapp.unsupported.CapturesJdkCollection, captured value 0)"),
+                profile);
+        assertTrue(profile.contains("\"threads\": 4, \"names\": [\"collector-0\", \"collector-1\", \"collector-2\","
+                + " \"collector-3\"]}]"), profile);
+        Matcher placed = Pattern.compile("\\{\"name\": \"collector-\\d\", \"fromMillis\": \\d+, \"toMillis\": \\d+,"
+                + " \"nodes\": \\[(\\d), (\\d), (\\d)\\]\\}").matcher(profile);
+        int collectors = 0;
+        while (placed.find()) {
+            collectors++;
+            assertEquals("0 0 0", placed.group(1) + " " + placed.group(2) + " " + placed.group(3), placed.group());
+        }
+        assertEquals(4, collectors, "every collector took the list's monitor, a sampled access: " + profile);
+    }
+
+    /**
      * A class as ASM prints it: members, code, attributes, not the constant pool. JDK 25 keeps, after
      * a retransformation back, the constant pool entries the rewritten version added (HotSpot merges
      * constant pools on redefinition, for frames still running old code): the same class, other bytes.

@@ -47,4 +47,19 @@ class PredictedPlacementTest {
         Thread later = new Thread(() -> { });
         assertEquals(5, PredictedPlacement.node(placement.place(later), 2), "ended threads load no node; 5 is next in turn");
     }
+
+    @Test
+    void aThreadTheObjectSpaceWouldKeepHomeGoesThereAndUsesUpItsTurn() {
+        // No main, threads not started: no node has load, so each thread gets the next in turn.
+        PredictedPlacement placement = new PredictedPlacement(null);
+        int first = placement.place(new Thread(() -> { }));
+        Thread kept = new Thread(() -> { });
+        placement.keepHome(kept);
+        int keptNodes = placement.place(kept);
+        int third = placement.place(new Thread(() -> { }));
+        assertEquals(0, first, "node 0 is the first in turn in every cluster");
+        assertEquals(0, keptNodes, "kept at the home in every cluster");
+        assertEquals(List.of(2, 2), List.of(PredictedPlacement.node(third, 1), PredictedPlacement.node(third, 2)),
+                "node 1's turn went to the kept thread");
+    }
 }
