@@ -17,12 +17,7 @@ while [ $# -gt 0 ]; do
     *) MAINS+=("$1"); shift ;;
   esac
 done
-[ ${#MAINS[@]} -gt 0 ] || MAINS=(samples.pi.Pi samples.raytrace.RayTracer samples.sor.Sor samples.matmul.MatMul
-  samples.bin.BoundedBuffer samples.tsp.Tsp samples.linkedlist.LinkedListBuild
-  samples.phases.TwoPhase samples.barrier.TournamentBarrier samples.sor.PipelinedSor samples.lu.LuFact samples.md.MolDyn
-  samples.sync.SyncMethods samples.sync.SyncBlocks samples.forkjoin.ShortThreads samples.crowd.CrowdedCounter
-  samples.handlers.UncaughtHandlers samples.mainshare.MainShare
-  samples.spmv.SparseMatVec samples.series.FourierSeries samples.crypt.Crypt samples.montecarlo.MonteCarlo)
+[ ${#MAINS[@]} -gt 0 ] || mapfile -t MAINS < <(grep -v '^#' "$ROOT/samples/mains.txt")
 "$ROOT/dist" build >/dev/null
 JAR="$ROOT/build/samples.jar"
 WORK="$(mktemp -d)"
