@@ -30,7 +30,8 @@ import java.util.regex.Pattern;
  * {@code dist attach PID}: loads dist.jar into a running JVM (the JDK's Attach API, the agent's
  * options passed whole), which profiles it for a while and reports back over a loopback connection
  * this command listens on; the report is printed here, and written to {@code --profile FILE} as
- * JSON or as an HTML report. The target prints nothing and keeps running whatever happens; every failure is told here.
+ * JSON or as an HTML report. The target prints nothing and keeps running whatever happens; every
+ * failure is told here.
  */
 final class AttachCommand {
     static final String USAGE = """
@@ -39,11 +40,12 @@ final class AttachCommand {
                 touch objects another thread wrote since, the accesses that would cross the network
                 with its threads on several nodes. dist rewrites the JVM's application classes for the
                 window (retransformation) and gives them their own code back at its end; the target
-                prints nothing and never exits because of dist. N bursts of 32 accesses a second are sampled
-                (default 1000, at most 10000); --every-access counts each one, exact and many times
-                slower. The summary is printed here; --profile FILE.json writes every site, thread and
-                stack as JSON, FILE.html a report with charts (by class, site and stack, where threads
-                would run on 2, 4 or 8 nodes, and what would cross between nodes). The target must run as this user; on JDK 21 and later it warns of the dynamically
+                prints nothing and never exits because of dist. N bursts of 32 accesses a second are
+                sampled (default 1000, at most 10000); --every-access counts each one, exact and many
+                times slower. The summary is printed here; --profile FILE.json writes every site,
+                thread and stack as JSON, FILE.html a report with charts (by class, site and stack,
+                where threads would run on 2, 4 or 8 nodes, and what would cross between nodes).
+                The target must run as this user; on JDK 21 and later it warns of the dynamically
                 loaded agent unless started with -XX:+EnableDynamicAgentLoading.
                 (Making a running JVM the home of a cluster is a later step: --nodes is refused.)
             """;

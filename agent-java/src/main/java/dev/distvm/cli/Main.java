@@ -119,7 +119,7 @@ public final class Main {
         }
     }
 
-    private static void coordinator(Options options) throws InterruptedException, IOException {
+    private static void coordinator(Options options) throws InterruptedException {
         String bind = TcpAddress.normalize("--bind", options.required("--bind"), 0);
         String advertise = options.has("--advertise")
                 ? TcpAddress.normalize("--advertise", options.required("--advertise"), 0) : null;
@@ -144,8 +144,7 @@ public final class Main {
                 System.out.println("metrics (OpenMetrics, for Prometheus) at " + coordinator.serveMetrics(at).url());
             } catch (IOException e) {
                 coordinator.close();
-                throw new IllegalArgumentException("cannot serve metrics at " + at + " (" + e.getMessage()
-                        + "): choose another --metrics port, or 0 for a free one");
+                throw new IllegalArgumentException(e.getMessage());
             }
         }
         System.out.flush();

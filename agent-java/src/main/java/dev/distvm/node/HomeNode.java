@@ -78,8 +78,7 @@ public final class HomeNode {
             try {
                 Log.info("metrics (OpenMetrics, for Prometheus) at " + coordinator.serveMetrics(options.metrics()).url());
             } catch (IOException e) {
-                throw new StartupException("cannot serve metrics at " + options.metrics() + " (" + e.getMessage()
-                        + "): choose another port with metrics=PORT, or 0 for a free one");
+                throw new StartupException(e.getMessage());
             }
         }
         Endpoint endpoint = Endpoint.open(TransportConfig.loopback(secret).withBindAddress(options.bind())

@@ -155,9 +155,7 @@ final class HomeRuntime {
      */
     private void tellProfilerWhatWouldKeepItHome(Thread thread) {
         try {
-            Object root = ThreadTasks.root(thread);
-            statics.refuseUnsharable(root);
-            space.refuseUnsharable(root);
+            refuseUnsharable(ThreadTasks.root(thread));
         } catch (UnsharableException e) {
             RunProfiler.keptHome(thread, e.getMessage());
         } catch (RuntimeException e) {
@@ -165,11 +163,20 @@ final class HomeRuntime {
         }
     }
 
+    /**
+     * Throws {@link UnsharableException} when what {@code root} runs uses statics, or reaches an
+     * object, that cannot be shared; else returns the statics its code uses.
+     */
+    private List<Class<?>> refuseUnsharable(Object root) {
+        List<Class<?>> staticsUsed = statics.refuseUnsharable(root);
+        space.refuseUnsharable(root);
+        return staticsUsed;
+    }
+
     /** The start of {@code thread} on {@code node}: what it runs and all it may see (throws {@link UnsharableException}). */
     @SuppressWarnings("deprecation") // getId: threadId() is Java 19+
     private WireBuffer startMessage(Thread thread, Object root, NodeInfo node) {
-        List<Class<?>> staticsUsed = statics.refuseUnsharable(root);
-        space.refuseUnsharable(root);
+        List<Class<?>> staticsUsed = refuseUnsharable(root);
         return space.write(node.getId(), w -> {
             w.body().appendLong(thread.getId());
             w.body().appendString(thread.getName());

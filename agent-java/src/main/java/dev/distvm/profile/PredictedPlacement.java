@@ -58,6 +58,7 @@ final class PredictedPlacement {
             return 0;
         }
         live.removeIf(placed -> !placed.alive());
+        boolean home = keptHome.contains(thread);
         int nodes = 0;
         for (int cluster = 0; cluster < NODE_COUNTS.length; cluster++) {
             int[] load = new int[NODE_COUNTS[cluster]];
@@ -75,7 +76,7 @@ final class PredictedPlacement {
                 int candidate = (nextChoice[cluster] + i) % load.length;
                 if (load[candidate] == least) {
                     nextChoice[cluster] = (candidate + 1) % load.length;
-                    nodes |= (keptHome.contains(thread) ? 0 : candidate) << (3 * cluster);
+                    nodes |= (home ? 0 : candidate) << (3 * cluster);
                     break;
                 }
             }

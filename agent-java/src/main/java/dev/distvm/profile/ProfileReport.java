@@ -77,8 +77,8 @@ final class ProfileReport {
                 for (int column = 0; column < ThreadSamples.COLUMNS; column++) {
                     siteCounts[number][column] += thread.count(number, column);
                 }
-                threadSamples += thread.samples(number);
-                threadRemote += thread.remote(number);
+                threadSamples += thread.count(number, 0);
+                threadRemote += thread.count(number, 1);
             }
             for (int cluster = 0; cluster < nodePairs.length; cluster++) {
                 long[] pairs = thread.nodePairs(cluster);

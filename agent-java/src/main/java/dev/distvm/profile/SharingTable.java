@@ -49,7 +49,7 @@ final class SharingTable {
             // A thread that saw the latest write is on a node that saw it: only a remote access can be one at a node.
             for (int cluster = 0; answer != 0 && cluster < PredictedPlacement.NODE_COUNTS.length; cluster++) {
                 int writerNode = PredictedPlacement.node(lastWriterNodes, cluster);
-                if (version > 0 && writerNode != PredictedPlacement.node(nodes, cluster) && !seenOnNode(nodes, cluster)) {
+                if (writerNode != PredictedPlacement.node(nodes, cluster) && !seenOnNode(nodes, cluster)) {
                     answer |= (2 << cluster) | writerNode << (4 + 3 * cluster);
                 }
             }

@@ -44,8 +44,16 @@ public final class MetricsEndpoint implements AutoCloseable {
                 Integer.parseInt(port));
     }
 
+    /** @throws IOException when it cannot listen at {@code at}, in words that say what to do */
     static MetricsEndpoint start(InetSocketAddress at, Supplier<String> metrics) throws IOException {
-        HttpServer server = HttpServer.create(at, 8);
+        HttpServer server;
+        try {
+            server = HttpServer.create(at, 8);
+        } catch (IOException e) {
+            throw new IOException("cannot serve metrics at " + at.getHostString() + ":" + at.getPort() + " (" + e.getMessage()
+                    + "): choose another port,"
+                    + " or 0 for a free one", e);
+        }
         server.createContext(PATH, exchange -> answer(exchange, metrics));
         ExecutorService threads = Executors.newSingleThreadExecutor(DaemonThreads.named("dist-metrics"));
         server.setExecutor(threads);
