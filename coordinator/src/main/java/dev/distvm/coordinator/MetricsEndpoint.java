@@ -51,8 +51,7 @@ public final class MetricsEndpoint implements AutoCloseable {
             server = HttpServer.create(at, 8);
         } catch (IOException e) {
             throw new IOException("cannot serve metrics at " + at.getHostString() + ":" + at.getPort() + " (" + e.getMessage()
-                    + "): choose another port,"
-                    + " or 0 for a free one", e);
+                    + "): choose another port, or 0 for a free one", e);
         }
         server.createContext(PATH, exchange -> answer(exchange, metrics));
         ExecutorService threads = Executors.newSingleThreadExecutor(DaemonThreads.named("dist-metrics"));
