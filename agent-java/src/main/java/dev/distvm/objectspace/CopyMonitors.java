@@ -160,7 +160,7 @@ final class CopyMonitors {
                 asked = true;
                 state.requesting = true;
                 MonitorLeases.Lease lease = leases.newLease(lock);
-                RemoteMonitorEnterEvent event = FlightEvents.AVAILABLE ? RemoteMonitorEnterEvent.starting() : null;
+                RemoteMonitorEnterEvent event = FlightEvents.recording() ? RemoteMonitorEnterEvent.starting() : null;
                 interrupted |= runtime.coherently(() -> monitor(Delegate.Op.ENTER, lease, 0));
                 if (event != null) {
                     event.ended(lock);

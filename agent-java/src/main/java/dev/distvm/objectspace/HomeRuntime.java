@@ -91,7 +91,7 @@ final class HomeRuntime {
             int from = asked.getInt();
             int to = asked.getInt();
             Class<?>[] array = new Class<?>[1];
-            ArrayFaultServedEvent event = FlightEvents.AVAILABLE ? ArrayFaultServedEvent.starting() : null;
+            ArrayFaultServedEvent event = FlightEvents.recording() ? ArrayFaultServedEvent.starting() : null;
             WireBuffer answer = space.write(m.sender(), w -> array[0] = space.writeFetched(m.sender(), id, from, to, w));
             OnDemandCounts.fetched(array[0], to - from, answer.length());
             if (event != null) {

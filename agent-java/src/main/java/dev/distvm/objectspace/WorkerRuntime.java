@@ -250,7 +250,7 @@ final class WorkerRuntime {
             request.body().appendLong(chunks.id);
             request.body().appendInt(from);
             request.body().appendInt(to);
-            ArrayFaultEvent event = FlightEvents.AVAILABLE ? ArrayFaultEvent.starting() : null;
+            ArrayFaultEvent event = FlightEvents.recording() ? ArrayFaultEvent.starting() : null;
             ByteBuffer reply = toHome.call(NodeMessageType.SPACE_FETCH_VALUE, request.finish(), Duration.ofSeconds(60));
             OnDemandCounts.fetched(array.getClass(), to - from, reply.remaining());
             if (event != null) {

@@ -7,7 +7,7 @@ import jdk.jfr.Name;
 
 /**
  * A worker's fault on an array it got on demand: the chunks fetched from the home, and how long the
- * thread waited. Made only where {@link FlightEvents#AVAILABLE}.
+ * thread waited. Made only where {@link FlightEvents#recording()}.
  */
 @Name("dist.ArrayFault")
 @Label("Array Fault")

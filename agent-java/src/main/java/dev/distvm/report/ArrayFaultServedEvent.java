@@ -5,7 +5,7 @@ import jdk.jfr.Description;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 
-/** The home's answer to a worker's fault on an array it sent on demand. Made only where {@link FlightEvents#AVAILABLE}. */
+/** The home's answer to a worker's fault on an array it sent on demand. Made only where {@link FlightEvents#recording()}. */
 @Name("dist.ArrayFaultServed")
 @Label("Array Fault Served")
 @Category({"dist", "Object Space"})

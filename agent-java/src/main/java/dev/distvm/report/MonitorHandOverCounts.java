@@ -50,7 +50,7 @@ public final class MonitorHandOverCounts {
     /** A thread of this node took {@code lock}'s monitor, which a message brought from the home. */
     public static void acrossNodes(Object lock) {
         of(lock).acrossNodes.increment();
-        if (FlightEvents.AVAILABLE) {
+        if (FlightEvents.recording()) {
             MonitorHandOverEvent.acrossNodes(lock);
         }
     }

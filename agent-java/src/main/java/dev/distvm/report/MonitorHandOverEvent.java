@@ -14,7 +14,7 @@ public final class MonitorHandOverEvent extends jdk.jfr.Event {
     @Label("Monitor Class")
     String monitorClass;
 
-    /** Records the hand-over if the recording wants it. Made only where {@link FlightEvents#AVAILABLE}. */
+    /** Records the hand-over if the recording wants it. Made only where {@link FlightEvents#recording()}. */
     public static void acrossNodes(Object monitor) {
         MonitorHandOverEvent event = new MonitorHandOverEvent();
         if (event.shouldCommit()) {

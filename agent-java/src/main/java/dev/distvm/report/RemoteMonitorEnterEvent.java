@@ -14,7 +14,7 @@ public final class RemoteMonitorEnterEvent extends jdk.jfr.Event {
     @Label("Monitor Class")
     String monitorClass;
 
-    /** An enter's event, timing from now. Made only where {@link FlightEvents#AVAILABLE}. */
+    /** An enter's event, timing from now. Made only where {@link FlightEvents#recording()}. */
     public static RemoteMonitorEnterEvent starting() {
         RemoteMonitorEnterEvent event = new RemoteMonitorEnterEvent();
         event.begin();
