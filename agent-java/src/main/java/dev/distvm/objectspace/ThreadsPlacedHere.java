@@ -30,7 +30,14 @@ final class ThreadsPlacedHere {
     private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
     /** The local thread that runs each placed Thread subclass's copy here (an identity map: the copies hash by the hook). */
     private final Map<Thread, Thread> runningFor = Collections.synchronizedMap(new IdentityHashMap<>());
-    private final ExecutorService starter = Executors.newSingleThreadExecutor(DaemonThreads.named("dist-thread-starter"));
+    /**
+     * Starts are read on threads of their own: each is applied once every earlier message of the
+     * home has been ({@link WorkerSpace#receive}, which also starts the threads in that order), and
+     * two threads of the home that start threads here at once send their starts in either order.
+     * On one thread, a start that arrived before the earlier one waited for it forever, and the
+     * earlier one waited behind it (the home's starts timed out and the run stopped).
+     */
+    private final ExecutorService starter = Executors.newCachedThreadPool(DaemonThreads.named("dist-thread-starter"));
 
     /**
      * The JVM's {@code main} thread group, where a program's threads are unless it made groups of its
