@@ -2,8 +2,9 @@ package itapp.unsupported;
 
 /**
  * Threads that count under a lock on a string, which each node has its own of: reached through a
- * field ({@code field}), the class file shows what is locked and the threads stay home; through a
- * local variable ({@code local}), it does not, and the first worker thread to lock it stops the run.
+ * field ({@code field}) or a local variable given its value ({@code local}), the class file shows
+ * what is locked and the threads stay home; through a method declared to return an Object
+ * ({@code hidden}), it does not, and the first worker thread to lock it stops the run.
  */
 public final class LocksValues {
     private LocksValues() {}
@@ -14,11 +15,16 @@ public final class LocksValues {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        boolean throughField = args[0].equals("field");
+        String through = args[0];
         Box box = new Box();
         Thread[] threads = new Thread[4];
         for (int t = 0; t < threads.length; t++) {
-            threads[t] = new Thread(throughField ? () -> countLockingTheField(box) : () -> countLockingALocal(box), "counter-" + t);
+            Runnable counting = switch (through) {
+                case "field" -> () -> countLockingTheField(box);
+                case "local" -> () -> countLockingALocal(box);
+                default -> () -> countLockingWhatAMethodReturns(box);
+            };
+            threads[t] = new Thread(counting, "counter-" + t);
             threads[t].start();
         }
         for (Thread t : threads) {
@@ -42,5 +48,18 @@ public final class LocksValues {
                 box.value++;
             }
         }
+    }
+
+    private static void countLockingWhatAMethodReturns(Box box) {
+        Object lock = tagOf(box);
+        for (int i = 0; i < 20_000; i++) {
+            synchronized (lock) {
+                box.value++;
+            }
+        }
+    }
+
+    private static Object tagOf(Box box) {
+        return box.tag;
     }
 }

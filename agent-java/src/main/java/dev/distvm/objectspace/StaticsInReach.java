@@ -22,15 +22,19 @@ import java.util.concurrent.ConcurrentHashMap;
  * Keeps home a thread that would stop the run on a worker after doing part of its work: one whose
  * code uses the statics of a class that holds an object dist cannot share (a worker fetches a
  * class's statics whole, and one JVM runs a program that accumulates into a static
- * {@code AtomicLong} or {@code ConcurrentHashMap}), or locks a value each node has its own of (a
+ * {@code AtomicLong} or {@code ConcurrentHashMap}), locks a value each node has its own of (a
  * string, a boxed value, an enum constant: {@link CopyMonitors} stops the run when a worker's
- * thread locks one). What the code reaches comes from the class files ({@link StaticReach}), found
+ * thread locks one), or stores an object of a JDK class dist cannot share into a field or an array
+ * element (a thread that collects its results in an {@code ArrayList} and puts the list into a
+ * shared array, or starts threads of its own and keeps them in one: the release that carries the
+ * store stops the run). A store into an object only the thread itself sees keeps it home too: the
+ * code does not say where the object goes, and home is where it is correct either way. What the code reaches comes from the class files ({@link StaticReach}), found
  * once per method a thread starts from; the statics are checked at every start, one level deep
  * (the value itself), and for a class not initialized yet by the field's declared type (a JDK
  * class no shareable value is an instance of). Narrower than the code's reach: an overriding
  * method that only a subclass declares is not followed, nor what a static's value reaches, nor a
- * lock held in a local variable; a thread those take to such an object still stops the run,
- * naming it.
+ * lock or stored value whose type the class file does not show ({@link StaticReach}); a thread
+ * those take to such an object still stops the run, naming it.
  */
 final class StaticsInReach {
     private static final int METHOD_LIMIT = 4_000;
@@ -52,8 +56,14 @@ final class StaticsInReach {
         }
     }
 
-    /** What the code of one entry method reaches: the classes whose statics it uses, their fields, the by-value types it locks. */
-    private record Reached(List<Class<?>> owners, List<Field> statics, List<Class<?>> lockedValues) {}
+    /**
+     * What the code of one entry method reaches: the classes whose statics it uses, their fields,
+     * the by-value types it locks, the JDK types it stores into fields and array elements.
+     */
+    private record Reached(List<Class<?>> owners, List<Field> statics, List<Class<?>> lockedValues, List<Stored> storedJdkObjects) {}
+
+    /** A JDK type the code stores into a field or array element, and the first method seen doing it. */
+    private record Stored(Class<?> type, String method) {}
 
     private final Map<Entry, Reached> byEntry = new ConcurrentHashMap<>();
 
@@ -73,6 +83,11 @@ final class StaticsInReach {
         if (!reached.lockedValues().isEmpty()) {
             throw new UnsharableException(reached.lockedValues().get(0), "the thread's code locks one, and each node has"
                     + " its own (it travels by value), so the lock would not exclude threads of other nodes");
+        }
+        if (!reached.storedJdkObjects().isEmpty()) {
+            Stored stored = reached.storedJdkObjects().get(0);
+            throw new UnsharableException(stored.type(), "it is a JDK class, and the thread's code stores one into a field"
+                    + " or an array element (in " + stored.method() + "), where other threads may find it");
         }
         for (Class<?> owner : reached.owners()) {
             PerNodeState.refuseStaticsOf(owner);
@@ -146,7 +161,14 @@ final class StaticsInReach {
                 lockedValues.add(type);
             }
         }
-        return new Reached(List.copyOf(owners), List.copyOf(statics), List.copyOf(lockedValues));
+        List<Stored> storedJdkObjects = new ArrayList<>();
+        reach.storedTypes().forEach((descriptor, method) -> {
+            Class<?> type = typeOf(entry.loader(), descriptor);
+            if (type != null && canOnlyHoldUnsharable(type)) {
+                storedJdkObjects.add(new Stored(type, method));
+            }
+        });
+        return new Reached(List.copyOf(owners), List.copyOf(statics), List.copyOf(lockedValues), List.copyOf(storedJdkObjects));
     }
 
     private static Class<?> typeOf(ClassLoader loader, String descriptor) {

@@ -81,19 +81,46 @@ class UnsupportedIT {
 
     @Test
     void aThreadWhoseCodeLocksAStringStaysHomeWhenTheClassFileShowsItElseTheRunStops() throws Exception {
-        Path report = temp.resolve("locks.json");
-        try (Jvm home = Jvm.home("nodes=2,report=" + report, Jvm.TEST_CLASSES.toString(), "itapp.unsupported.LocksValues",
-                "field")) {
-            assertEquals(0, home.awaitExit(Duration.ofSeconds(90)), home.output());
-            assertEquals(List.of("80000"), home.stdout(), home.output());
-            assertTrue(Files.readString(report).contains("\"counter-0: kept home: instances of java.lang.String cannot be"
-                    + " shared between nodes: the thread's code locks one, and each node has its own"), Files.readString(report));
+        for (String through : List.of("field", "local")) {
+            Path report = temp.resolve("locks-" + through + ".json");
+            try (Jvm home = Jvm.home("nodes=2,report=" + report, Jvm.TEST_CLASSES.toString(), "itapp.unsupported.LocksValues",
+                    through)) {
+                assertEquals(0, home.awaitExit(Duration.ofSeconds(90)), home.output());
+                assertEquals(List.of("80000"), home.stdout(), home.output());
+                assertTrue(Files.readString(report).contains("\"counter-0: kept home: instances of java.lang.String cannot be"
+                        + " shared between nodes: the thread's code locks one, and each node has its own"), Files.readString(report));
+            }
         }
-        try (Jvm home = Jvm.home("nodes=2", Jvm.TEST_CLASSES.toString(), "itapp.unsupported.LocksValues", "local")) {
+        try (Jvm home = Jvm.home("nodes=2", Jvm.TEST_CLASSES.toString(), "itapp.unsupported.LocksValues", "hidden")) {
             assertEquals(Exits.CANNOT_RUN_COHERENTLY, home.awaitExit(Duration.ofSeconds(90)), home.output());
             assertEquals(List.of(), home.stdout(), home.output());
             assertTrue(home.output().contains("[dist] error: thread counter-") && home.output().contains(
                     " on a worker locked the string \"box\", which travels between nodes by value"), home.output());
+        }
+    }
+
+    @Test
+    void threadsWhoseCodeStoresJdkObjectsWhereOthersFindThemStayHome() throws Exception {
+        String program = "itapp.unsupported.PublishesJdkObjects";
+        List<String> expected = List.of("collector 0: sum 4800040, keys 97 from 0", "collector 1: sum 4800033, keys 97 from 0",
+                "collector 2: sum 4800026, keys 97 from 0", "collector 3: sum 4800019, keys 97 from 0",
+                "children [0, 1, 4, 9, 16, 25]");
+        try (Jvm plain = Jvm.plain(List.of(), Jvm.TEST_CLASSES.toString(), program)) {
+            assertEquals(0, plain.awaitExit(Duration.ofSeconds(60)), plain.output());
+            assertEquals(expected, plain.stdout(), plain.output());
+        }
+        Path report = temp.resolve("publishes.json");
+        try (Jvm home = Jvm.home("nodes=2,report=" + report, Jvm.TEST_CLASSES.toString(), program)) {
+            assertEquals(0, home.awaitExit(Duration.ofSeconds(90)), home.output());
+            assertEquals(expected, home.stdout(), home.output());
+            String json = Files.readString(report);
+            assertTrue(Pattern.compile("\"collector-\\d: kept home: " + Pattern.quote(ARRAY_LIST + ": it is a JDK class, and"
+                    + " the thread's code stores one into a field or an array element (in " + program + ".lambda$main$"))
+                    .matcher(json).find(), json);
+            assertTrue(Pattern.compile("\"spawner-\\d: kept home: " + Pattern.quote("instances of java.lang.Thread cannot be"
+                    + " shared between nodes: it is a JDK class, and the thread's code stores one")).matcher(json).find(), json);
+            // The spawners' children were placed on the worker, started by two home threads at once.
+            assertTrue(Pattern.compile("\"Thread-\\d: node 2\"").matcher(json).find(), json);
         }
     }
 

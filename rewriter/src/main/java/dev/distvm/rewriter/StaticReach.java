@@ -3,6 +3,7 @@ package dev.distvm.rewriter;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,10 @@ import org.objectweb.asm.Type;
  * shared would stop it there, after it did part of its work; so would a lock on a value each node
  * has its own of (a string, a boxed value, an enum constant). A lock's type shows when the
  * {@code synchronized} expression is a constant string, a field or a method's result (javac:
- * the value, {@code dup}, {@code astore}, {@code monitorenter}); a local variable's does not. Calls are
+ * the value, {@code dup}, {@code astore}, {@code monitorenter}), or a local variable's last
+ * value in the order of the code (a parameter: its declared type). The same holds for the values
+ * stored into fields and array elements: a thread on another node that stores a JDK collection it
+ * made into shared data would stop the run at its next release. Calls are
  * followed to the named method of the named class or its nearest application superclass, and
  * lambdas to their implementation; an interface or overriding method that only a subclass
  * declares is not followed, so the answer may miss fields, never name one the code cannot reach.
@@ -49,10 +53,12 @@ public final class StaticReach {
     }
 
     /**
-     * What the walk found: static fields, the descriptors of locked values' declared types, and
-     * {@code complete}, false when it stopped at its limit of methods.
+     * What the walk found: static fields, the descriptors of locked values' declared types, of the
+     * declared types of values stored into fields and array elements (where the class file shows
+     * them, as for locks), each with the first method seen storing one ({@code Owner.name}, dotted),
+     * and {@code complete}, false when it stopped at its limit of methods.
      */
-    public record Reach(Set<Field> fields, Set<String> lockedTypes, boolean complete) {}
+    public record Reach(Set<Field> fields, Set<String> lockedTypes, Map<String, String> storedTypes, boolean complete) {}
 
     /** A method as a call names it; equals and hashCode written out as {@link Field}'s. */
     private record Method(String owner, String name, String descriptor) {
@@ -68,7 +74,7 @@ public final class StaticReach {
         }
     }
 
-    private record Body(Set<Field> fields, Set<String> lockedTypes, Set<Method> calls) {}
+    private record Body(Set<Field> fields, Set<String> lockedTypes, Set<String> storedTypes, Set<Method> calls) {}
 
     private record ClassFile(String superName, Map<String, Body> bodies) {}
 
@@ -84,6 +90,7 @@ public final class StaticReach {
     public Reach from(String owner, String name, String descriptor, int methodLimit) {
         Set<Field> fields = new LinkedHashSet<>();
         Set<String> lockedTypes = new LinkedHashSet<>();
+        Map<String, String> storedTypes = new LinkedHashMap<>();
         Set<Method> visited = new HashSet<>();
         ArrayDeque<Method> pending = new ArrayDeque<>(List.of(new Method(owner, name, descriptor)));
         while (!pending.isEmpty()) {
@@ -92,16 +99,19 @@ public final class StaticReach {
                 continue;
             }
             if (visited.size() > methodLimit) {
-                return new Reach(fields, lockedTypes, false);
+                return new Reach(fields, lockedTypes, storedTypes, false);
             }
             Body body = bodyOf(method);
             if (body != null) {
                 fields.addAll(body.fields());
                 lockedTypes.addAll(body.lockedTypes());
+                for (String stored : body.storedTypes()) {
+                    storedTypes.putIfAbsent(stored, method.owner().replace('/', '.') + "." + method.name());
+                }
                 pending.addAll(body.calls());
             }
         }
-        return new Reach(fields, lockedTypes, true);
+        return new Reach(fields, lockedTypes, storedTypes, true);
     }
 
     /** The method's body in its class or the nearest application superclass that declares it. */
@@ -141,16 +151,26 @@ public final class StaticReach {
 
             @Override
             public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
-                Body body = new Body(new LinkedHashSet<>(), new LinkedHashSet<>(), new LinkedHashSet<>());
+                Body body = new Body(new LinkedHashSet<>(), new LinkedHashSet<>(), new LinkedHashSet<>(), new LinkedHashSet<>());
                 bodies.put(name + descriptor, body);
                 return new MethodVisitor(Opcodes.ASM9) {
                     /** The declared type of the value the last instructions left on the stack, if known: see the class comment. */
                     private String valueType;
+                    /**
+                     * Per local variable, the declared type of the value last stored into it in the
+                     * order of the code (javac gives a slot to one variable per scope), and of the
+                     * parameters: a guess, which is what the walk's callers want (a type named
+                     * here may be missed, or come from another variable of the same slot).
+                     */
+                    private final Map<Integer, String> locals = parameterTypes(access, descriptor);
 
                     @Override
                     public void visitFieldInsn(int opcode, String owner, String field, String fieldDescriptor) {
                         if (opcode == Opcodes.GETSTATIC || opcode == Opcodes.PUTSTATIC) {
                             body.fields().add(new Field(owner, field));
+                        }
+                        if ((opcode == Opcodes.PUTFIELD || opcode == Opcodes.PUTSTATIC) && valueType != null) {
+                            body.storedTypes().add(valueType);
                         }
                         valueType = opcode == Opcodes.GETSTATIC || opcode == Opcodes.GETFIELD ? fieldDescriptor : null;
                     }
@@ -160,7 +180,9 @@ public final class StaticReach {
                         if (!owner.startsWith("[")) {
                             body.calls().add(new Method(owner, method, methodDescriptor));
                         }
-                        valueType = Type.getReturnType(methodDescriptor).getDescriptor();
+                        // javac's `new T; dup; <arguments>; invokespecial T.<init>` leaves the new T on the stack
+                        valueType = method.equals("<init>") ? Type.getObjectType(owner).getDescriptor()
+                                : Type.getReturnType(methodDescriptor).getDescriptor();
                     }
 
                     @Override
@@ -183,6 +205,9 @@ public final class StaticReach {
                         if (opcode == Opcodes.MONITORENTER && valueType != null) {
                             body.lockedTypes().add(valueType);
                         }
+                        if (opcode == Opcodes.AASTORE && valueType != null) {
+                            body.storedTypes().add(valueType);
+                        }
                         if (opcode != Opcodes.DUP) {
                             valueType = null;
                         }
@@ -190,14 +215,20 @@ public final class StaticReach {
 
                     @Override
                     public void visitVarInsn(int opcode, int variable) {
-                        if (opcode != Opcodes.ASTORE) {
-                            valueType = null;
+                        if (opcode == Opcodes.ASTORE) {
+                            if (valueType != null) {
+                                locals.put(variable, valueType);
+                            } else {
+                                locals.remove(variable);
+                            }
+                        } else {
+                            valueType = opcode == Opcodes.ALOAD ? locals.get(variable) : null;
                         }
                     }
 
                     @Override
                     public void visitTypeInsn(int opcode, String type) {
-                        valueType = null;
+                        valueType = opcode == Opcodes.CHECKCAST ? Type.getObjectType(type).getDescriptor() : null;
                     }
 
                     @Override
@@ -218,5 +249,18 @@ public final class StaticReach {
             }
         }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
         return new ClassFile(superName[0], bodies);
+    }
+
+    /** The declared types of a method's reference parameters by slot ({@code this} not among them). */
+    private static Map<Integer, String> parameterTypes(int access, String descriptor) {
+        Map<Integer, String> types = new HashMap<>();
+        int slot = (access & Opcodes.ACC_STATIC) != 0 ? 0 : 1;
+        for (Type parameter : Type.getArgumentTypes(descriptor)) {
+            if (parameter.getSort() == Type.OBJECT || parameter.getSort() == Type.ARRAY) {
+                types.put(slot, parameter.getDescriptor());
+            }
+            slot += parameter.getSize();
+        }
+        return types;
     }
 }

@@ -67,6 +67,25 @@ class StaticReachTest {
         }
     }
 
+    static final class Publisher implements Runnable {
+        final Object[] results = new Object[2];
+        Object kept;
+
+        @Override
+        public void run() {
+            java.util.List<Integer> collected = new java.util.ArrayList<>();
+            collected.add(1);
+            results[0] = collected;
+            keep(new Thread(this));
+            StringBuilder local = new StringBuilder();
+            local.append(1); // made and used, never stored: not named
+        }
+
+        void keep(Thread thread) {
+            kept = thread;
+        }
+    }
+
     /** Only this test's own classes count as the application's; String and friends have no bytes. */
     private static byte[] bytes(String internalName) {
         if (!internalName.startsWith(SELF)) {
@@ -107,6 +126,14 @@ class StaticReachTest {
     void findsTheDeclaredTypesOfLockedFieldsAndConstantsButNotOfLocals() {
         StaticReach.Reach reach = new StaticReach(StaticReachTest::bytes).from(SELF + "$Locker", "run", "()V", 100);
         assertEquals(Set.of("Ljava/lang/String;", "Ljava/lang/Integer;", "Ljava/lang/Object;"), reach.lockedTypes());
+    }
+
+    @Test
+    void findsTheTypesOfValuesStoredIntoArraysAndFieldsThroughLocalsAndParameters() {
+        StaticReach.Reach reach = new StaticReach(StaticReachTest::bytes).from(SELF + "$Publisher", "run", "()V", 100);
+        String publisher = SELF.replace('/', '.') + "$Publisher";
+        assertEquals(java.util.Map.of("Ljava/util/ArrayList;", publisher + ".run", "Ljava/lang/Thread;", publisher + ".keep"),
+                reach.storedTypes());
     }
 
     @Test
