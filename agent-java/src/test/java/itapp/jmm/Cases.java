@@ -1,5 +1,8 @@
 package itapp.jmm;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
@@ -753,6 +756,36 @@ final class Cases {
         t.join();
         return seen[0] && seen[1] && seen[2] ? null
                 : "one literal twice, the literal, a new string: " + seen[0] + ", " + seen[1] + ", " + seen[2];
+    }
+
+    /**
+     * BigInteger and BigDecimal travel by value, as strings do: main's number read by the threads,
+     * theirs stored into shared arrays and read by main (a thread storing one stays on its node).
+     */
+    static String bigNumbersByValue() throws InterruptedException {
+        BigInteger base = BigInteger.valueOf(3).pow(100);
+        BigInteger[] powers = new BigInteger[THREADS];
+        BigDecimal[] sevenths = new BigDecimal[THREADS];
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(() -> {
+                powers[mine] = base.multiply(BigInteger.TWO.pow(70 + mine)).negate();
+                sevenths[mine] = new BigDecimal(powers[mine]).divide(BigDecimal.valueOf(7), 40, RoundingMode.HALF_EVEN);
+            }, "big-" + i);
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (int i = 0; i < THREADS; i++) {
+            BigInteger power = base.multiply(BigInteger.TWO.pow(70 + i)).negate();
+            BigDecimal seventh = new BigDecimal(power).divide(BigDecimal.valueOf(7), 40, RoundingMode.HALF_EVEN);
+            if (!power.equals(powers[i]) || !seventh.equals(sevenths[i]) || sevenths[i].scale() != 40) {
+                return "thread " + i + " stored " + powers[i] + " and " + sevenths[i] + ", expected " + power + " and " + seventh;
+            }
+        }
+        return null;
     }
 
     static String identityHash() throws InterruptedException {

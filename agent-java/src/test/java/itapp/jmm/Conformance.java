@@ -53,6 +53,7 @@ public final class Conformance {
         check("latches-and-barriers", Cases.latchesAndBarriers());
         check("exceptions-stored-by-threads", Cases.exceptionsStoredByThreads());
         check("clones-of-shared-objects", Cases.clonesOfSharedObjects());
+        check("big-numbers-by-value", Cases.bigNumbersByValue());
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
 

@@ -1,6 +1,8 @@
 package dev.distvm.objectspace;
 
 import dev.distvm.objectspace.Twin.Change;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -209,6 +211,8 @@ final class WireReader {
             case WireWriter.STRING -> string(in);
             case WireWriter.INTERNED_STRING -> string(in).intern();
             case WireWriter.CLASS -> load(string(in));
+            case WireWriter.BIG_INTEGER -> new BigInteger(bytes(in)); // an empty magnitude throws NumberFormatException
+            case WireWriter.BIG_DECIMAL -> bigDecimal(in);
             case WireWriter.ENUM -> enumConstant(string(in), string(in));
             case WireWriter.REF -> resolve(in.getLong());
             case WireWriter.CHUNK -> PrimitiveArrays.readWhole(in);
@@ -250,6 +254,12 @@ final class WireReader {
             throw new IllegalArgumentException("object-space message: a count of " + count);
         }
         return count;
+    }
+
+    /** [int scale][int length][the unscaled value's bytes]. */
+    private static BigDecimal bigDecimal(ByteBuffer in) {
+        int scale = in.getInt();
+        return new BigDecimal(new BigInteger(bytes(in)), scale);
     }
 
     /** [int length][bytes]. */

@@ -2,6 +2,8 @@ package dev.distvm.objectspace;
 
 import dev.distvm.objectspace.Twin.Change;
 import dev.distvm.transport.WireBuffer;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -18,14 +20,15 @@ import java.util.Set;
  * chunks ({@link #ABSENT_CHUNKS}) instead of its values.
  * The body is written straight into the buffer the transport sends, after room for the three
  * numbers; the holders, met while the body is written, are appended to it at the end (the reader
- * creates them before it reads the body). Strings, boxed values, classes and exceptions ({@link Throwables}) travel by value;
+ * creates them before it reads the body). Strings, boxed values, {@code BigInteger} and {@code BigDecimal}, classes and
+ * exceptions ({@link Throwables}) travel by value;
  * application objects, arrays and class statics by id; any other JDK object cannot be shared and
  * stops the write with {@link UnsharableException}.
  */
 final class WireWriter {
     static final int NULL = 0, BOOLEAN = 1, BYTE = 2, CHAR = 3, SHORT = 4, INT = 5, LONG = 6, FLOAT = 7,
             DOUBLE = 8, STRING = 9, CLASS = 10, REF = 11, ENUM = 12, CHUNK = 13, RUN = 14, LAMBDA = 15,
-            INTERNED_STRING = 16, THROWABLE = 17, ABSENT_CHUNKS = 18, CHANGED_CHUNKS = 19;
+            INTERNED_STRING = 16, THROWABLE = 17, ABSENT_CHUNKS = 18, CHANGED_CHUNKS = 19, BIG_INTEGER = 20, BIG_DECIMAL = 21;
     /** In a holder's header, on its kind: an array sent on demand, whose state is its absent chunks' flags. */
     static final int ON_DEMAND = 0x80;
     /** Where the body starts: after the sequence, the acknowledged count and the body's length. */
@@ -205,6 +208,14 @@ final class WireWriter {
         } else if (value instanceof Class<?> v) {
             out.appendByte((byte) CLASS);
             out.appendString(v.getName());
+        } else if (value.getClass() == BigInteger.class) {
+            // Immutable values, as strings are (a subclass of either is an application object).
+            out.appendByte((byte) BIG_INTEGER);
+            appendBytes(out, ((BigInteger) value).toByteArray());
+        } else if (value.getClass() == BigDecimal.class) {
+            out.appendByte((byte) BIG_DECIMAL);
+            out.appendInt(((BigDecimal) value).scale());
+            appendBytes(out, ((BigDecimal) value).unscaledValue().toByteArray());
         } else if (value instanceof Enum<?> v && !Slots.isJdk(v.getDeclaringClass())) {
             // Enum constants exist on every node (their initializer runs everywhere): by name; so
             // each node has its own state of a constant that holds any.
@@ -233,9 +244,15 @@ final class WireWriter {
         }
     }
 
+    /** [int length][bytes], as {@link WireReader} reads them. */
+    private static void appendBytes(WireBuffer out, byte[] bytes) {
+        out.appendInt(bytes.length);
+        out.appendBytes(bytes);
+    }
+
     /** The classes whose instances {@link #write} writes as what they are (so does it application enum constants). */
     static final Set<Class<?>> BY_VALUE = Set.of(String.class, Integer.class, Long.class, Double.class, Float.class,
-            Short.class, Byte.class, Character.class, Boolean.class, Class.class);
+            Short.class, Byte.class, Character.class, Boolean.class, Class.class, BigInteger.class, BigDecimal.class);
 
     /** Whether {@link #write} writes {@code value} as what it is, reaching nothing else (a lambda reaches what it captured). */
     static boolean travelsByValue(Object value) {
@@ -257,6 +274,6 @@ final class WireWriter {
         return new UnsharableException(type, "it is a JDK class" + (path == null ? "" : " (reached through " + path + ")")
                 + ", and dist shares only application objects, arrays, plain"
                 + " java.lang.Object instances, thread-locals (not inheritable ones), CountDownLatch and CyclicBarrier"
-                + " instances, strings, boxed values, classes, enum constants and exceptions");
+                + " instances, strings, boxed values, BigInteger and BigDecimal, classes, enum constants and exceptions");
     }
 }
