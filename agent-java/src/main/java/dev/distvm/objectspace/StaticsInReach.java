@@ -12,6 +12,8 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.net.URL;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +26,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * class's statics whole, and one JVM runs a program that accumulates into a static
  * {@code AtomicLong} or {@code ConcurrentHashMap}), locks a value each node has its own of (a
  * string, a boxed value, an enum constant: {@link CopyMonitors} stops the run when a worker's
- * thread locks one), or stores an object of a JDK class dist cannot share into a field or an array
- * element (a thread that collects its results in an {@code ArrayList} and puts the list into a
+ * thread locks one), writes fields or array elements through reflection, a {@code VarHandle}, a
+ * field updater or {@code Unsafe} (writes the rewriter's hooks do not see, so they would not
+ * reach other nodes: a silent wrong answer), or stores an object of a JDK class dist cannot share
+ * into a field or an array element (a thread that collects its results in an {@code ArrayList} and puts the list into a
  * shared array, or starts threads of its own and keeps them in one: the release that carries the
  * store stops the run). A store into an object only the thread itself sees keeps it home too: the
  * code does not say where the object goes, and home is where it is correct either way. What the code reaches comes from the class files ({@link StaticReach}), found
@@ -60,7 +64,8 @@ final class StaticsInReach {
      * What the code of one entry method reaches: the classes whose statics it uses, their fields,
      * the by-value types it locks, the JDK types it stores into fields and array elements.
      */
-    private record Reached(List<Class<?>> owners, List<Field> statics, List<Class<?>> lockedValues, List<Stored> storedJdkObjects) {}
+    private record Reached(List<Class<?>> owners, List<Field> statics, List<Class<?>> lockedValues, List<Stored> storedJdkObjects,
+            Map<String, String> writesOutOfSight) {}
 
     /** A JDK type the code stores into a field or array element, and the first method seen doing it. */
     private record Stored(Class<?> type, String method) {}
@@ -83,6 +88,15 @@ final class StaticsInReach {
         if (!reached.lockedValues().isEmpty()) {
             throw new UnsharableException(reached.lockedValues().get(0), "the thread's code locks one, and each node has"
                     + " its own (it travels by value), so the lock would not exclude threads of other nodes");
+        }
+        if (!reached.writesOutOfSight().isEmpty()) {
+            Map.Entry<String, String> first = reached.writesOutOfSight().entrySet().iterator().next();
+            String method = first.getKey();
+            String owner = method.substring(0, method.lastIndexOf('.'));
+            Class<?> writer = typeOf(ClassLoader.getPlatformClassLoader(), "L" + owner.replace('.', '/') + ";");
+            throw new UnsharableException(writer != null ? writer : Object.class,
+                    "the thread's code writes through one (" + method + ", in " + first.getValue() + "), which dist does not see,"
+                    + " so the write would not reach other nodes");
         }
         if (!reached.storedJdkObjects().isEmpty()) {
             Stored stored = reached.storedJdkObjects().get(0);
@@ -168,7 +182,8 @@ final class StaticsInReach {
                 storedJdkObjects.add(new Stored(type, method));
             }
         });
-        return new Reached(List.copyOf(owners), List.copyOf(statics), List.copyOf(lockedValues), List.copyOf(storedJdkObjects));
+        return new Reached(List.copyOf(owners), List.copyOf(statics), List.copyOf(lockedValues), List.copyOf(storedJdkObjects),
+                Collections.unmodifiableMap(new LinkedHashMap<>(reach.reflectiveWrites())));
     }
 
     private static Class<?> typeOf(ClassLoader loader, String descriptor) {

@@ -125,6 +125,19 @@ class UnsupportedIT {
     }
 
     @Test
+    void threadsWhoseCodeWritesThroughReflectionStayHome() throws Exception {
+        Path report = temp.resolve("reflective.json");
+        try (Jvm home = Jvm.home("nodes=2,report=" + report, Jvm.TEST_CLASSES.toString(), "itapp.unsupported.WritesReflectively")) {
+            assertEquals(0, home.awaitExit(Duration.ofSeconds(90)), home.output());
+            assertEquals(List.of("reflected 4000, through a handle 8000"), home.stdout(), home.output());
+            String json = Files.readString(report);
+            assertTrue(Pattern.compile("\"writer-\\d: kept home: " + Pattern.quote("instances of java.lang.reflect.Field cannot be"
+                    + " shared between nodes: the thread's code writes through one (java.lang.reflect.Field.setInt, in"
+                    + " itapp.unsupported.WritesReflectively.lambda$main$0), which dist does not see")).matcher(json).find(), json);
+        }
+    }
+
+    @Test
     void aWorkerThreadThatReachesAJdkCollectionStopsTheRunNamingIt() throws Exception {
         try (Jvm home = Jvm.home("nodes=2", Jvm.TEST_CLASSES.toString(), "itapp.unsupported.StoresJdkCollection")) {
             assertEquals(Exits.CANNOT_RUN_COHERENTLY, home.awaitExit(Duration.ofSeconds(90)), home.output());

@@ -56,9 +56,12 @@ public final class StaticReach {
      * What the walk found: static fields, the descriptors of locked values' declared types, of the
      * declared types of values stored into fields and array elements (where the class file shows
      * them, as for locks), each with the first method seen storing one ({@code Owner.name}, dotted),
-     * and {@code complete}, false when it stopped at its limit of methods.
+     * the JDK methods called that write fields or array elements out of the rewriter's sight
+     * (reflection, {@code VarHandle}s, field updaters, {@code Unsafe}: {@code Owner.name}, dotted),
+     * each with the first method seen calling one, and {@code complete}, false when it stopped at its limit of methods.
      */
-    public record Reach(Set<Field> fields, Set<String> lockedTypes, Map<String, String> storedTypes, boolean complete) {}
+    public record Reach(Set<Field> fields, Set<String> lockedTypes, Map<String, String> storedTypes, Map<String, String> reflectiveWrites,
+            boolean complete) {}
 
     /** A method as a call names it; equals and hashCode written out as {@link Field}'s. */
     private record Method(String owner, String name, String descriptor) {
@@ -74,7 +77,8 @@ public final class StaticReach {
         }
     }
 
-    private record Body(Set<Field> fields, Set<String> lockedTypes, Set<String> storedTypes, Set<Method> calls) {}
+    private record Body(Set<Field> fields, Set<String> lockedTypes, Set<String> storedTypes, Set<String> reflectiveWrites,
+            Set<Method> calls) {}
 
     private record ClassFile(String superName, Map<String, Body> bodies) {}
 
@@ -91,6 +95,7 @@ public final class StaticReach {
         Set<Field> fields = new LinkedHashSet<>();
         Set<String> lockedTypes = new LinkedHashSet<>();
         Map<String, String> storedTypes = new LinkedHashMap<>();
+        Map<String, String> reflectiveWrites = new LinkedHashMap<>();
         Set<Method> visited = new HashSet<>();
         ArrayDeque<Method> pending = new ArrayDeque<>(List.of(new Method(owner, name, descriptor)));
         while (!pending.isEmpty()) {
@@ -99,19 +104,23 @@ public final class StaticReach {
                 continue;
             }
             if (visited.size() > methodLimit) {
-                return new Reach(fields, lockedTypes, storedTypes, false);
+                return new Reach(fields, lockedTypes, storedTypes, reflectiveWrites, false);
             }
             Body body = bodyOf(method);
             if (body != null) {
                 fields.addAll(body.fields());
                 lockedTypes.addAll(body.lockedTypes());
+                String where = method.owner().replace('/', '.') + "." + method.name();
                 for (String stored : body.storedTypes()) {
-                    storedTypes.putIfAbsent(stored, method.owner().replace('/', '.') + "." + method.name());
+                    storedTypes.putIfAbsent(stored, where);
+                }
+                for (String writer : body.reflectiveWrites()) {
+                    reflectiveWrites.putIfAbsent(writer, where);
                 }
                 pending.addAll(body.calls());
             }
         }
-        return new Reach(fields, lockedTypes, storedTypes, true);
+        return new Reach(fields, lockedTypes, storedTypes, reflectiveWrites, true);
     }
 
     /** The method's body in its class or the nearest application superclass that declares it. */
@@ -151,7 +160,8 @@ public final class StaticReach {
 
             @Override
             public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
-                Body body = new Body(new LinkedHashSet<>(), new LinkedHashSet<>(), new LinkedHashSet<>(), new LinkedHashSet<>());
+                Body body = new Body(new LinkedHashSet<>(), new LinkedHashSet<>(), new LinkedHashSet<>(), new LinkedHashSet<>(),
+                        new LinkedHashSet<>());
                 bodies.put(name + descriptor, body);
                 return new MethodVisitor(Opcodes.ASM9) {
                     /** The declared type of the value the last instructions left on the stack, if known: see the class comment. */
@@ -179,6 +189,9 @@ public final class StaticReach {
                     public void visitMethodInsn(int opcode, String owner, String method, String methodDescriptor, boolean isInterface) {
                         if (!owner.startsWith("[")) {
                             body.calls().add(new Method(owner, method, methodDescriptor));
+                        }
+                        if (writesOutOfSight(owner, method)) {
+                            body.reflectiveWrites().add(owner.replace('/', '.') + "." + method);
                         }
                         // javac's `new T; dup; <arguments>; invokespecial T.<init>` leaves the new T on the stack
                         valueType = method.equals("<init>") ? Type.getObjectType(owner).getDescriptor()
@@ -249,6 +262,24 @@ public final class StaticReach {
             }
         }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
         return new ClassFile(superName[0], bodies);
+    }
+
+    /**
+     * Whether {@code owner.name} writes a field or an array element that the rewriter's hooks do
+     * not see: a write through reflection, a {@code VarHandle}, a field updater or {@code Unsafe}.
+     */
+    static boolean writesOutOfSight(String owner, String name) {
+        return switch (owner) {
+            case "java/lang/reflect/Field", "java/lang/reflect/Array" -> name.startsWith("set") && !name.equals("setAccessible");
+            case "java/lang/invoke/VarHandle" -> name.startsWith("set") || name.startsWith("compareAnd")
+                    || name.startsWith("weakCompareAnd") || name.startsWith("getAnd");
+            case "java/util/concurrent/atomic/AtomicIntegerFieldUpdater", "java/util/concurrent/atomic/AtomicLongFieldUpdater",
+                    "java/util/concurrent/atomic/AtomicReferenceFieldUpdater" -> !name.equals("get") && !name.equals("newUpdater");
+            case "sun/misc/Unsafe", "jdk/internal/misc/Unsafe" -> name.startsWith("put") || name.startsWith("compareAnd")
+                    || name.startsWith("getAnd") || name.startsWith("weakCompareAnd") || name.equals("copyMemory")
+                    || name.equals("setMemory");
+            default -> false;
+        };
     }
 
     /** The declared types of a method's reference parameters by slot ({@code this} not among them). */

@@ -86,6 +86,22 @@ class StaticReachTest {
         }
     }
 
+    static final class Reflector implements Runnable {
+        int count;
+
+        @Override
+        public void run() {
+            try {
+                java.lang.reflect.Field field = Reflector.class.getDeclaredField("count");
+                field.setAccessible(true); // not a write
+                field.setInt(this, field.getInt(this) + 1);
+                java.lang.invoke.VarHandle.fullFence(); // not a write
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
     /** Only this test's own classes count as the application's; String and friends have no bytes. */
     private static byte[] bytes(String internalName) {
         if (!internalName.startsWith(SELF)) {
@@ -134,6 +150,13 @@ class StaticReachTest {
         String publisher = SELF.replace('/', '.') + "$Publisher";
         assertEquals(java.util.Map.of("Ljava/util/ArrayList;", publisher + ".run", "Ljava/lang/Thread;", publisher + ".keep"),
                 reach.storedTypes());
+    }
+
+    @Test
+    void findsWritesThroughReflectionButNotItsReadsOrFences() {
+        StaticReach.Reach reach = new StaticReach(StaticReachTest::bytes).from(SELF + "$Reflector", "run", "()V", 100);
+        assertEquals(java.util.Map.of("java.lang.reflect.Field.setInt", SELF.replace('/', '.') + "$Reflector.run"),
+                reach.reflectiveWrites());
     }
 
     @Test
