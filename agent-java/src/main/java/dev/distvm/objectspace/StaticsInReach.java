@@ -12,8 +12,6 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.net.URL;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,22 +21,23 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Keeps home a thread that would stop the run on a worker after doing part of its work: one whose
  * code uses the statics of a class that holds an object dist cannot share (a worker fetches a
- * class's statics whole, and one JVM runs a program that accumulates into a static
- * {@code AtomicLong} or {@code ConcurrentHashMap}), locks a value each node has its own of (a
- * string, a boxed value, an enum constant: {@link CopyMonitors} stops the run when a worker's
- * thread locks one), writes fields or array elements through reflection, a {@code VarHandle}, a
- * field updater or {@code Unsafe} (writes the rewriter's hooks do not see, so they would not
- * reach other nodes: a silent wrong answer), or stores an object of a JDK class dist cannot share
- * into a field or an array element (a thread that collects its results in an {@code ArrayList} and puts the list into a
- * shared array, or starts threads of its own and keeps them in one: the release that carries the
+ * class's statics whole, and one JVM runs a program that accumulates into a static {@code
+ * AtomicLong} or {@code ConcurrentHashMap}), locks a value each node has its own of (a string, a
+ * boxed value, an enum constant: {@link CopyMonitors} stops the run when a worker's thread locks
+ * one), writes fields or array elements through reflection, a {@code VarHandle}, a field updater
+ * or {@code Unsafe} (writes the rewriter's hooks do not see, so they would not reach other nodes:
+ * a silent wrong answer), or stores an object of a JDK class dist cannot share into a field or an
+ * array element (a thread that collects its results in an {@code ArrayList} and puts the list into
+ * a shared array, or starts threads of its own and keeps them in one: the release that carries the
  * store stops the run). A store into an object only the thread itself sees keeps it home too: the
- * code does not say where the object goes, and home is where it is correct either way. What the code reaches comes from the class files ({@link StaticReach}), found
- * once per method a thread starts from; the statics are checked at every start, one level deep
- * (the value itself), and for a class not initialized yet by the field's declared type (a JDK
- * class no shareable value is an instance of). Narrower than the code's reach: an overriding
- * method that only a subclass declares is not followed, nor what a static's value reaches, nor a
- * lock or stored value whose type the class file does not show ({@link StaticReach}); a thread
- * those take to such an object still stops the run, naming it.
+ * code does not say where the object goes, and home is where it is correct either way. What the
+ * code reaches comes from the class files ({@link StaticReach}), found once per method a thread
+ * starts from; the statics are checked at every start, one level deep (the value itself), and for
+ * a class not initialized yet by the field's declared type (a JDK class no shareable value is an
+ * instance of). Narrower than the code's reach: an overriding method that only a subclass declares
+ * is not followed, nor what a static's value reaches, nor a lock or stored value whose type the
+ * class file does not show ({@link StaticReach}); a thread those take to such an object still
+ * stops the run, naming it.
  */
 final class StaticsInReach {
     private static final int METHOD_LIMIT = 4_000;
@@ -65,10 +64,13 @@ final class StaticsInReach {
      * the by-value types it locks, the JDK types it stores into fields and array elements.
      */
     private record Reached(List<Class<?>> owners, List<Field> statics, List<Class<?>> lockedValues, List<Stored> storedJdkObjects,
-            Map<String, String> writesOutOfSight) {}
+            List<WriteOutOfSight> writesOutOfSight) {}
 
     /** A JDK type the code stores into a field or array element, and the first method seen doing it. */
     private record Stored(Class<?> type, String method) {}
+
+    /** A call that writes where the hooks do not see ({@code Owner.name}), its class, and the first method seen making it. */
+    private record WriteOutOfSight(Class<?> writer, String call, String method) {}
 
     private final Map<Entry, Reached> byEntry = new ConcurrentHashMap<>();
 
@@ -90,13 +92,9 @@ final class StaticsInReach {
                     + " its own (it travels by value), so the lock would not exclude threads of other nodes");
         }
         if (!reached.writesOutOfSight().isEmpty()) {
-            Map.Entry<String, String> first = reached.writesOutOfSight().entrySet().iterator().next();
-            String method = first.getKey();
-            String owner = method.substring(0, method.lastIndexOf('.'));
-            Class<?> writer = typeOf(ClassLoader.getPlatformClassLoader(), "L" + owner.replace('.', '/') + ";");
-            throw new UnsharableException(writer != null ? writer : Object.class,
-                    "the thread's code writes through one (" + method + ", in " + first.getValue() + "), which dist does not see,"
-                    + " so the write would not reach other nodes");
+            WriteOutOfSight write = reached.writesOutOfSight().get(0);
+            throw new UnsharableException(write.writer(), "the thread's code writes through one (" + write.call() + ", in "
+                    + write.method() + "), which dist does not see, so the write would not reach other nodes");
         }
         if (!reached.storedJdkObjects().isEmpty()) {
             Stored stored = reached.storedJdkObjects().get(0);
@@ -182,8 +180,24 @@ final class StaticsInReach {
                 storedJdkObjects.add(new Stored(type, method));
             }
         });
+        List<WriteOutOfSight> writesOutOfSight = new ArrayList<>();
+        reach.reflectiveWrites().forEach((call, method) -> {
+            Class<?> writer = jdkClass(call.substring(0, call.lastIndexOf('.')));
+            if (writer != null) {
+                writesOutOfSight.add(new WriteOutOfSight(writer, call, method));
+            }
+        });
         return new Reached(List.copyOf(owners), List.copyOf(statics), List.copyOf(lockedValues), List.copyOf(storedJdkObjects),
-                Collections.unmodifiableMap(new LinkedHashMap<>(reach.reflectiveWrites())));
+                List.copyOf(writesOutOfSight));
+    }
+
+    /** A JDK class by name; null when this JVM lacks it (then no code here can call it either). */
+    private static Class<?> jdkClass(String name) {
+        try {
+            return Class.forName(name, false, ClassLoader.getPlatformClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null;
+        }
     }
 
     private static Class<?> typeOf(ClassLoader loader, String descriptor) {

@@ -58,10 +58,11 @@ public final class StaticReach {
      * them, as for locks), each with the first method seen storing one ({@code Owner.name}, dotted),
      * the JDK methods called that write fields or array elements out of the rewriter's sight
      * (reflection, {@code VarHandle}s, field updaters, {@code Unsafe}: {@code Owner.name}, dotted),
-     * each with the first method seen calling one, and {@code complete}, false when it stopped at its limit of methods.
+     * each with the first method seen calling one, and {@code complete}, false when it stopped at
+     * its limit of methods.
      */
-    public record Reach(Set<Field> fields, Set<String> lockedTypes, Map<String, String> storedTypes, Map<String, String> reflectiveWrites,
-            boolean complete) {}
+    public record Reach(Set<Field> fields, Set<String> lockedTypes, Map<String, String> storedTypes,
+            Map<String, String> reflectiveWrites, boolean complete) {}
 
     /** A method as a call names it; equals and hashCode written out as {@link Field}'s. */
     private record Method(String owner, String name, String descriptor) {
