@@ -141,6 +141,7 @@ final class HomeRuntime {
             ThreadPlacement.placed(thread.getName(), node.getId(), true);
             if (RunProfiler.active()) {
                 tellProfilerWhatWouldKeepItHome(thread);
+                RunProfiler.starting(thread);
             }
         }
         placement.startedHere(thread);

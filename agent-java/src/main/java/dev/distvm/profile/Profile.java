@@ -81,6 +81,11 @@ final class Profile {
         }
     }
 
+    /** {@code thread} is about to start: placed now, in start order, as dist would place it. */
+    void starting(Thread thread) {
+        placement.place(thread);
+    }
+
     void keptHome(Thread thread, String reason) {
         placement.keepHome(thread);
         keptHome.computeIfAbsent(reason, why -> new CopyOnWriteArrayList<>()).add(thread.getName());

@@ -24,7 +24,10 @@ public final class RunProfiler {
         instrumentation.addTransformer(transformer);
     }
 
-    /** Whether this run is profiled: the home then tells {@link #keptHome} at each thread start. */
+    /**
+     * Whether this run is profiled: the home then tells {@link #keptHome} and {@link #starting} at
+     * each thread start.
+     */
     public static boolean active() {
         return profile != null;
     }
@@ -37,6 +40,17 @@ public final class RunProfiler {
         Profile now = profile;
         if (now != null) {
             now.keptHome(thread, reason);
+        }
+    }
+
+    /**
+     * {@code thread} is about to start at the home: the what-if places it now, in start order (at its
+     * first sampled access, threads would be placed in the order they happen to get there).
+     */
+    public static void starting(Thread thread) {
+        Profile now = profile;
+        if (now != null) {
+            now.starting(thread);
         }
     }
 

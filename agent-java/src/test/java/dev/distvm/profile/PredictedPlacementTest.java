@@ -50,7 +50,7 @@ class PredictedPlacementTest {
 
     @Test
     void aThreadTheObjectSpaceWouldKeepHomeGoesThereAndUsesUpItsTurn() {
-        // No main, threads not started: no node has load, so each thread gets the next in turn.
+        // No main: each thread gets the next node in turn, the least loaded one.
         PredictedPlacement placement = new PredictedPlacement(null);
         int first = placement.place(new Thread(() -> { }));
         Thread kept = new Thread(() -> { });
@@ -61,5 +61,18 @@ class PredictedPlacementTest {
         assertEquals(0, keptNodes, "kept at the home in every cluster");
         assertEquals(List.of(2, 2), List.of(PredictedPlacement.node(third, 1), PredictedPlacement.node(third, 2)),
                 "node 1's turn went to the kept thread");
+    }
+
+    @Test
+    void threadsPlacedAsTheyStartKeepTheirNodesWhateverOrderTheyFirstAccessIn() {
+        PredictedPlacement placement = new PredictedPlacement(Thread.currentThread());
+        Thread first = new Thread(() -> { });
+        Thread second = new Thread(() -> { });
+        int firstNodes = placement.place(first);
+        int secondNodes = placement.place(second);
+        assertEquals(List.of(1, 2), nodesAt(firstNodes, 1, secondNodes), "in start order at 4 nodes; a thread not started yet loads its node");
+        assertEquals(secondNodes, placement.place(second), "its first sampled access does not place it again");
+        assertEquals(firstNodes, placement.place(first));
+        assertEquals(3, PredictedPlacement.node(placement.place(new Thread(() -> { })), 1), "the next thread is next in turn");
     }
 }
