@@ -1,6 +1,7 @@
 package dev.distvm.rewriter;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -27,7 +28,8 @@ import org.objectweb.asm.Type;
  * the value, {@code dup}, {@code astore}, {@code monitorenter}), or a local variable's last
  * value in the order of the code (a parameter: its declared type). The same holds for the values
  * stored into fields and array elements: a thread on another node that stores a JDK collection it
- * made into shared data would stop the run at its next release. Calls are
+ * made into shared data would stop the run at its next release (not the elements of an array made
+ * for a JDK method's call, {@code String.format("%s", list)}, which go nowhere else). Calls are
  * followed to the named method of the named class or its nearest application superclass, and
  * lambdas to their implementation; an interface or overriding method that only a subclass
  * declares is not followed, so the answer may miss fields, never name one the code cannot reach.
@@ -174,14 +176,40 @@ public final class StaticReach {
                      * here may be missed, or come from another variable of the same slot).
                      */
                     private final Map<Integer, String> locals = parameterTypes(access, descriptor);
+                    /**
+                     * Per array made here and not yet known to go anywhere ({@code new Object[] {a, b}},
+                     * a varargs array), the types stored into its elements: dropped when a JDK method
+                     * that takes an array is called next ({@code String.format}, {@code printf}: it
+                     * reads the elements, nobody else gets the array), counted as stored when the
+                     * array may go elsewhere first (a local, a field, an application method, a branch).
+                     */
+                    private final ArrayDeque<List<String>> arraysBeingFilled = new ArrayDeque<>();
+
+                    private void storedType(String type) {
+                        if (arraysBeingFilled.isEmpty()) {
+                            body.storedTypes().add(type);
+                        } else {
+                            arraysBeingFilled.peek().add(type);
+                        }
+                    }
+
+                    private void arraysMayGoElsewhere() {
+                        for (List<String> types : arraysBeingFilled) {
+                            body.storedTypes().addAll(types);
+                        }
+                        arraysBeingFilled.clear();
+                    }
 
                     @Override
                     public void visitFieldInsn(int opcode, String owner, String field, String fieldDescriptor) {
                         if (opcode == Opcodes.GETSTATIC || opcode == Opcodes.PUTSTATIC) {
                             body.fields().add(new Field(owner, field));
                         }
-                        if ((opcode == Opcodes.PUTFIELD || opcode == Opcodes.PUTSTATIC) && valueType != null) {
-                            body.storedTypes().add(valueType);
+                        if (opcode == Opcodes.PUTFIELD || opcode == Opcodes.PUTSTATIC) {
+                            arraysMayGoElsewhere();
+                            if (valueType != null) {
+                                body.storedTypes().add(valueType);
+                            }
                         }
                         valueType = opcode == Opcodes.GETSTATIC || opcode == Opcodes.GETFIELD ? fieldDescriptor : null;
                     }
@@ -193,6 +221,13 @@ public final class StaticReach {
                         }
                         if (writesOutOfSight(owner, method)) {
                             body.reflectiveWrites().add(owner.replace('/', '.') + "." + method);
+                        }
+                        if (takesAnArray(methodDescriptor)) {
+                            if (owner.startsWith("java/") && !arraysBeingFilled.isEmpty()) {
+                                arraysBeingFilled.pop();
+                            } else {
+                                arraysMayGoElsewhere();
+                            }
                         }
                         // javac's `new T; dup; <arguments>; invokespecial T.<init>` leaves the new T on the stack
                         valueType = method.equals("<init>") ? Type.getObjectType(owner).getDescriptor()
@@ -220,7 +255,10 @@ public final class StaticReach {
                             body.lockedTypes().add(valueType);
                         }
                         if (opcode == Opcodes.AASTORE && valueType != null) {
-                            body.storedTypes().add(valueType);
+                            storedType(valueType);
+                        }
+                        if (opcode == Opcodes.ARETURN || opcode == Opcodes.ATHROW) {
+                            arraysMayGoElsewhere();
                         }
                         if (opcode != Opcodes.DUP) {
                             valueType = null;
@@ -230,6 +268,7 @@ public final class StaticReach {
                     @Override
                     public void visitVarInsn(int opcode, int variable) {
                         if (opcode == Opcodes.ASTORE) {
+                            arraysMayGoElsewhere();
                             if (valueType != null) {
                                 locals.put(variable, valueType);
                             } else {
@@ -242,6 +281,9 @@ public final class StaticReach {
 
                     @Override
                     public void visitTypeInsn(int opcode, String type) {
+                        if (opcode == Opcodes.ANEWARRAY) {
+                            arraysBeingFilled.push(new ArrayList<>());
+                        }
                         valueType = opcode == Opcodes.CHECKCAST ? Type.getObjectType(type).getDescriptor() : null;
                     }
 
@@ -252,12 +294,19 @@ public final class StaticReach {
 
                     @Override
                     public void visitJumpInsn(int opcode, Label label) {
+                        arraysMayGoElsewhere();
                         valueType = null;
                     }
 
                     @Override
                     public void visitLabel(Label label) {
+                        arraysMayGoElsewhere();
                         valueType = null;
+                    }
+
+                    @Override
+                    public void visitEnd() {
+                        arraysMayGoElsewhere();
                     }
                 };
             }
@@ -281,6 +330,15 @@ public final class StaticReach {
                     || name.equals("setMemory");
             default -> false;
         };
+    }
+
+    private static boolean takesAnArray(String methodDescriptor) {
+        for (Type parameter : Type.getArgumentTypes(methodDescriptor)) {
+            if (parameter.getSort() == Type.ARRAY) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The declared types of a method's reference parameters by slot ({@code this} not among them). */

@@ -79,6 +79,11 @@ class StaticReachTest {
             keep(new Thread(this));
             StringBuilder local = new StringBuilder();
             local.append(1); // made and used, never stored: not named
+            java.util.Map<String, Integer> counts = new java.util.HashMap<>();
+            local.append(String.format("%s %d", counts, results.length)); // handed to the JDK in a varargs array: not named
+            java.util.Set<Integer> seen = new java.util.HashSet<>();
+            Object[] row = {seen};
+            results[1] = row; // an array that goes on, with a set in it: named
         }
 
         void keep(Thread thread) {
@@ -148,8 +153,8 @@ class StaticReachTest {
     void findsTheTypesOfValuesStoredIntoArraysAndFieldsThroughLocalsAndParameters() {
         StaticReach.Reach reach = new StaticReach(StaticReachTest::bytes).from(SELF + "$Publisher", "run", "()V", 100);
         String publisher = SELF.replace('/', '.') + "$Publisher";
-        assertEquals(java.util.Map.of("Ljava/util/ArrayList;", publisher + ".run", "Ljava/lang/Thread;", publisher + ".keep"),
-                reach.storedTypes());
+        assertEquals(java.util.Map.of("Ljava/util/ArrayList;", publisher + ".run", "Ljava/lang/Thread;", publisher + ".keep",
+                "Ljava/util/HashSet;", publisher + ".run"), reach.storedTypes());
     }
 
     @Test
