@@ -3,6 +3,8 @@ package itapp.jmm;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
@@ -783,6 +785,77 @@ final class Cases {
             BigDecimal seventh = new BigDecimal(power).divide(BigDecimal.valueOf(7), 40, RoundingMode.HALF_EVEN);
             if (!power.equals(powers[i]) || !seventh.equals(sevenths[i]) || sevenths[i].scale() != 40) {
                 return "thread " + i + " stored " + powers[i] + " and " + sevenths[i] + ", expected " + power + " and " + seventh;
+            }
+        }
+        return null;
+    }
+
+    record Part(int index, long sum, String label) {}
+
+    /** A JDK superclass without state, as {@code Record} is: the object's fields are its class's own. */
+    static final class Fraction extends Number {
+        long numerator;
+        long denominator;
+
+        @Override
+        public int intValue() {
+            return (int) longValue();
+        }
+
+        @Override
+        public long longValue() {
+            return numerator / denominator;
+        }
+
+        @Override
+        public float floatValue() {
+            return (float) doubleValue();
+        }
+
+        @Override
+        public double doubleValue() {
+            return (double) numerator / denominator;
+        }
+    }
+
+    /**
+     * Records and a {@code Number} subclass made by the threads and read by main, a record made by
+     * main and read by the threads; each thread also formats a list it made (handed to the JDK in a
+     * varargs array, it keeps no thread home).
+     */
+    static String recordsAndFieldlessJdkSuperclasses() throws InterruptedException {
+        Part seed = new Part(-1, 100, "seed");
+        Part[] parts = new Part[THREADS];
+        Fraction[] fractions = new Fraction[THREADS];
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(() -> {
+                List<Integer> squares = new ArrayList<>();
+                long sum = seed.sum();
+                for (int k = 0; k <= mine; k++) {
+                    squares.add(k * k);
+                    sum += k * k;
+                }
+                parts[mine] = new Part(mine, sum, String.format("%s squares %s", seed.label(), squares));
+                Fraction fraction = new Fraction();
+                fraction.numerator = mine;
+                fraction.denominator = THREADS;
+                fractions[mine] = fraction;
+            }, "record-" + i);
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        List<Integer> squares = new ArrayList<>();
+        long sum = seed.sum();
+        for (int i = 0; i < THREADS; i++) {
+            squares.add(i * i);
+            sum += i * i;
+            Part expected = new Part(i, sum, "seed squares " + squares);
+            if (!expected.equals(parts[i]) || fractions[i].doubleValue() != (double) i / THREADS) {
+                return "thread " + i + " stored " + parts[i] + " and " + fractions[i].doubleValue() + ", expected " + expected;
             }
         }
         return null;

@@ -54,6 +54,7 @@ public final class Conformance {
         check("exceptions-stored-by-threads", Cases.exceptionsStoredByThreads());
         check("clones-of-shared-objects", Cases.clonesOfSharedObjects());
         check("big-numbers-by-value", Cases.bigNumbersByValue());
+        check("records-and-fieldless-jdk-superclasses", Cases.recordsAndFieldlessJdkSuperclasses());
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
 

@@ -302,8 +302,20 @@ abstract class Slots {
      * Superclass fields first, each class's in declaration order: the same order on every node. A
      * Thread subclass's thread state is the JVM's business (each node has its own Thread), so
      * copying stops at {@code Thread}; a thread-local's at {@code ThreadLocal} ({@link ThreadLocals});
-     * any other JDK superclass with state cannot be copied.
+     * and at a JDK superclass that holds no state ({@code Record}, {@code Number},
+     * {@code AbstractCollection}): any other JDK superclass with state cannot be copied.
      */
+    private static boolean withoutInstanceFields(Class<?> jdkClass) {
+        for (Class<?> c = jdkClass; c != null; c = c.getSuperclass()) {
+            for (Field field : c.getDeclaredFields()) {
+                if (!Modifier.isStatic(field.getModifiers())) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     private static List<Field> instanceFields(Class<?> type) {
         List<Class<?>> chain = new ArrayList<>();
         for (Class<?> c = type; c != Object.class && c != Thread.class && c != ThreadLocal.class; c = c.getSuperclass()) {
@@ -312,8 +324,11 @@ abstract class Slots {
                         + " the thread is made, which a thread started on another node would not see");
             }
             if (isJdk(c)) {
-                throw new UnsharableException(type, "it extends " + c.getName()
-                        + ", a JDK class whose fields dist cannot copy yet");
+                if (!withoutInstanceFields(c)) {
+                    throw new UnsharableException(type, "it extends " + c.getName()
+                            + ", a JDK class whose fields dist cannot copy yet");
+                }
+                break;
             }
             chain.add(0, c);
         }

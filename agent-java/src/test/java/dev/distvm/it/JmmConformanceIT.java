@@ -27,7 +27,8 @@ class JmmConformanceIT {
             "large-array-few-elements", "arrays-written-by-jdk-code", "thread-names",
             "lambdas-reached-by-tasks", "plain-object-locks", "thread-locals",
             "hashes-under-jdk-superclasses", "threads-asking-about-themselves", "latches-and-barriers",
-            "exceptions-stored-by-threads", "clones-of-shared-objects", "big-numbers-by-value");
+            "exceptions-stored-by-threads", "clones-of-shared-objects", "big-numbers-by-value",
+            "records-and-fieldless-jdk-superclasses");
 
     @TempDir
     Path temp;

@@ -198,4 +198,37 @@ class TwinTest {
         assertEquals(Listy.class.getName(), e.className());
         assertTrue(e.getMessage().contains("java.util.AbstractList"), e.getMessage());
     }
+
+    static class Ratio extends Number {
+        long numerator = 3;
+        long denominator = 4;
+
+        @Override
+        public int intValue() {
+            return 0;
+        }
+
+        @Override
+        public long longValue() {
+            return 0;
+        }
+
+        @Override
+        public float floatValue() {
+            return 0.75f;
+        }
+
+        @Override
+        public double doubleValue() {
+            return 0.75;
+        }
+    }
+
+    @Test
+    void aClassExtendingAJdkClassWithoutFieldsIsCopiedWithItsOwnFieldsAsARecordIs() {
+        Ratio ratio = new Ratio();
+        Twin twin = Twin.of(ratio);
+        ratio.denominator = 5;
+        assertEquals(List.of(new Change(1, 5L)), twin.changes(ratio), "java.lang.Number holds no state");
+    }
 }
