@@ -5,6 +5,9 @@ import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
@@ -856,6 +859,55 @@ final class Cases {
             Part expected = new Part(i, sum, "seed squares " + squares);
             if (!expected.equals(parts[i]) || fractions[i].doubleValue() != (double) i / THREADS) {
                 return "thread " + i + " stored " + parts[i] + " and " + fractions[i].doubleValue() + ", expected " + expected;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The JDK's immutable collections travel by value: a captured {@code List.of} and {@code Map.of}
+     * read by the threads, one holding an application object (which stays one object: every
+     * thread's increment reaches it), and lists, sets, maps and a {@code toList()} with a null
+     * made by the threads and read by main, of the classes the same calls make on one JVM.
+     */
+    static String immutableCollectionsByValue() throws InterruptedException {
+        List<Integer> offsets = List.of(0, 100, 200, 300);
+        Map<String, Integer> weights = Map.of("a", 1, "b", 2);
+        List<Object> holding = List.of(new Box(), "label");
+        Object[] made = new Object[THREADS];
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(() -> {
+                Box box = (Box) holding.get(0);
+                synchronized (box) {
+                    box.value++;
+                }
+                int from = offsets.get(mine) * weights.get("b");
+                made[mine] = List.of(List.of(from, from + 1), Set.of(mine), Map.of("id", mine, "from", from),
+                        Stream.of("n", null).toList(), List.of());
+            }, "immutable-" + i);
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        int count = ((Box) holding.get(0)).value;
+        if (count != THREADS) {
+            return "the box in a List.of was incremented " + count + " times, expected " + THREADS;
+        }
+        for (int i = 0; i < THREADS; i++) {
+            int from = offsets.get(i) * 2;
+            List<Object> expected = List.of(List.of(from, from + 1), Set.of(i), Map.of("id", i, "from", from),
+                    Stream.of("n", null).toList(), List.of());
+            if (!expected.equals(made[i])) {
+                return "thread " + i + " made " + made[i] + ", expected " + expected;
+            }
+            List<?> got = (List<?>) made[i];
+            for (int k = 0; k < expected.size(); k++) {
+                if (got.get(k).getClass() != expected.get(k).getClass()) {
+                    return "thread " + i + "'s element " + k + " is a " + got.get(k).getClass() + ", not a " + expected.get(k).getClass();
+                }
             }
         }
         return null;

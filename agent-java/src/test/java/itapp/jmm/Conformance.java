@@ -55,6 +55,7 @@ public final class Conformance {
         check("clones-of-shared-objects", Cases.clonesOfSharedObjects());
         check("big-numbers-by-value", Cases.bigNumbersByValue());
         check("records-and-fieldless-jdk-superclasses", Cases.recordsAndFieldlessJdkSuperclasses());
+        check("immutable-collections-by-value", Cases.immutableCollectionsByValue());
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
 

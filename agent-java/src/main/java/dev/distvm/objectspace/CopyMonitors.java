@@ -28,7 +28,7 @@ final class CopyMonitors {
     private static final ClassValue<Boolean> OWN_ON_EACH_NODE = new ClassValue<>() {
         @Override
         protected Boolean computeValue(Class<?> type) {
-            return eachNodeHasItsOwn(type) || type.isHidden(); // hidden: a lambda
+            return eachNodeHasItsOwn(type) || type.isHidden() || ImmutableCollections.isOneOf(type); // hidden: a lambda
         }
     };
     private final WorkerRuntime runtime;
@@ -107,7 +107,7 @@ final class CopyMonitors {
 
     /**
      * Whether {@code lock} is a value that is not one object cluster-wide: a string, boxed value,
-     * enum constant or lambda arrives on each node as that node's own object, and a JDK class has
+     * enum constant, lambda or immutable collection arrives on each node as that node's own object, and a JDK class has
      * no statics the home shares. A thread of this node locking one would exclude only this
      * node's threads: a silent wrong answer, so the run stops instead.
      */

@@ -109,7 +109,8 @@ final class StaticsInReach {
             if (isInitialized(owner)) {
                 Object value = valueOf(field);
                 PerNodeState.refuse(value);
-                if (value != null && !WireWriter.travelsByValue(value) && !Lambdas.isLambda(value) && !WireWriter.isHolder(value)) {
+                if (value != null && !WireWriter.travelsByValue(value) && !Lambdas.isLambda(value) && !ImmutableCollections.is(value)
+                        && !WireWriter.isHolder(value)) {
                     throw refusal(value.getClass(), field);
                 }
             } else if (canOnlyHoldUnsharable(field.getType())) {

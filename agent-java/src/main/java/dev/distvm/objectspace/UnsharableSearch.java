@@ -57,6 +57,11 @@ final class UnsharableSearch {
                 for (int i = 0; i < captured.size(); i++) {
                     pushIfPresent(pending, captured.get(i), reached, ", captured value " + i);
                 }
+            } else if (ImmutableCollections.is(value)) {
+                List<Object> elements = ImmutableCollections.elements(value);
+                for (int i = 0; i < elements.size(); i++) {
+                    pushIfPresent(pending, elements.get(i), reached, ", element " + i);
+                }
             } else if (!WireWriter.isHolder(value)) {
                 throw WireWriter.jdkObject(value.getClass(), reached.from() == null ? null : reached.path());
             } else if (visited.add(value) && !shared.test(value) && !isPrimitiveArray(value)) {

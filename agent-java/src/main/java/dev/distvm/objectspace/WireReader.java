@@ -218,11 +218,23 @@ final class WireReader {
             case WireWriter.CHUNK -> PrimitiveArrays.readWhole(in);
             case WireWriter.RUN -> MaskedRun.read(in);
             case WireWriter.LAMBDA -> Lambdas.read(this);
+            case WireWriter.IMMUTABLE_COLLECTION -> immutableCollection();
             case WireWriter.THROWABLE -> UncaughtExceptions.read(in, loader);
             case WireWriter.ABSENT_CHUNKS -> new AbsentChunks.Flags(bytes(in));
             case WireWriter.CHANGED_CHUNKS -> new AbsentChunks.Changed(count(in));
             default -> throw new IllegalArgumentException("object-space message: unknown value tag " + tag);
         };
+    }
+
+    private Object immutableCollection() {
+        int kind = in.get();
+        int count = count(in);
+        bounded(in, count);
+        Object[] elements = new Object[count];
+        for (int i = 0; i < count; i++) {
+            elements[i] = read();
+        }
+        return ImmutableCollections.of(kind, elements);
     }
 
     private Object resolve(long id) {

@@ -20,15 +20,16 @@ import java.util.Set;
  * chunks ({@link #ABSENT_CHUNKS}) instead of its values.
  * The body is written straight into the buffer the transport sends, after room for the three
  * numbers; the holders, met while the body is written, are appended to it at the end (the reader
- * creates them before it reads the body). Strings, boxed values, {@code BigInteger} and {@code BigDecimal}, classes and
- * exceptions ({@link Throwables}) travel by value;
+ * creates them before it reads the body). Strings, boxed values, {@code BigInteger} and {@code BigDecimal}, classes,
+ * exceptions ({@link Throwables}) and the JDK's immutable collections ({@link ImmutableCollections}) travel by value;
  * application objects, arrays and class statics by id; any other JDK object cannot be shared and
  * stops the write with {@link UnsharableException}.
  */
 final class WireWriter {
     static final int NULL = 0, BOOLEAN = 1, BYTE = 2, CHAR = 3, SHORT = 4, INT = 5, LONG = 6, FLOAT = 7,
             DOUBLE = 8, STRING = 9, CLASS = 10, REF = 11, ENUM = 12, CHUNK = 13, RUN = 14, LAMBDA = 15,
-            INTERNED_STRING = 16, THROWABLE = 17, ABSENT_CHUNKS = 18, CHANGED_CHUNKS = 19, BIG_INTEGER = 20, BIG_DECIMAL = 21;
+            INTERNED_STRING = 16, THROWABLE = 17, ABSENT_CHUNKS = 18, CHANGED_CHUNKS = 19, BIG_INTEGER = 20, BIG_DECIMAL = 21,
+            IMMUTABLE_COLLECTION = 22;
     /** In a holder's header, on its kind: an array sent on demand, whose state is its absent chunks' flags. */
     static final int ON_DEMAND = 0x80;
     /** Where the body starts: after the sequence, the acknowledged count and the body's length. */
@@ -223,6 +224,14 @@ final class WireWriter {
             out.appendByte((byte) ENUM);
             out.appendString(v.getDeclaringClass().getName());
             out.appendString(v.name());
+        } else if (ImmutableCollections.is(value)) {
+            List<Object> elements = ImmutableCollections.elements(value);
+            out.appendByte((byte) IMMUTABLE_COLLECTION);
+            out.appendByte((byte) ImmutableCollections.kind(value));
+            out.appendInt(elements.size());
+            for (Object element : elements) {
+                write(out, element);
+            }
         } else if (Lambdas.isLambda(value)) {
             // By what it is, made again where it arrives; what it captured as any value.
             out.appendByte((byte) LAMBDA);
@@ -274,6 +283,6 @@ final class WireWriter {
         return new UnsharableException(type, "it is a JDK class" + (path == null ? "" : " (reached through " + path + ")")
                 + ", and dist shares only application objects, arrays, plain"
                 + " java.lang.Object instances, thread-locals (not inheritable ones), CountDownLatch and CyclicBarrier"
-                + " instances, strings, boxed values, BigInteger and BigDecimal, classes, enum constants and exceptions");
+                + " instances, strings, boxed values, BigInteger and BigDecimal, immutable collections (List.of, Set.of, Map.of, toList()), classes, enum constants and exceptions");
     }
 }

@@ -28,7 +28,7 @@ class JmmConformanceIT {
             "lambdas-reached-by-tasks", "plain-object-locks", "thread-locals",
             "hashes-under-jdk-superclasses", "threads-asking-about-themselves", "latches-and-barriers",
             "exceptions-stored-by-threads", "clones-of-shared-objects", "big-numbers-by-value",
-            "records-and-fieldless-jdk-superclasses");
+            "records-and-fieldless-jdk-superclasses", "immutable-collections-by-value");
 
     @TempDir
     Path temp;
