@@ -305,7 +305,8 @@ abstract class Slots {
      * and at a JDK superclass that holds no state ({@code Record}, {@code Number},
      * {@code AbstractCollection}): any other JDK superclass with state cannot be copied.
      */
-    private static boolean withoutInstanceFields(Class<?> jdkClass) {
+    /** Whether neither {@code jdkClass} nor a superclass of it declares an instance field: it adds no state to a subclass. */
+    static boolean withoutInstanceFields(Class<?> jdkClass) {
         for (Class<?> c = jdkClass; c != null; c = c.getSuperclass()) {
             for (Field field : c.getDeclaredFields()) {
                 if (!Modifier.isStatic(field.getModifiers())) {

@@ -268,10 +268,14 @@ final class StaticsInReach {
         }
     }
 
-    /** A JDK class (not an interface an application class may implement) that no value travelling by value is an instance of. */
+    /**
+     * A JDK class that no value travelling by value is an instance of, and no application object
+     * either (not an interface, nor a class without state an application class may extend, such as
+     * {@code Record} or {@code Number}).
+     */
     private static boolean canOnlyHoldUnsharable(Class<?> type) {
-        if (type.isArray() || type.isInterface() || !Slots.isJdk(type) || type == Object.class || type == Number.class
-                || type == ThreadLocal.class || Enum.class.isAssignableFrom(type) || ForwardedCalls.isShared(type)
+        if (type.isArray() || type.isInterface() || !Slots.isJdk(type) || type == Object.class
+                || !Modifier.isFinal(type.getModifiers()) && Slots.withoutInstanceFields(type) || type == ThreadLocal.class || Enum.class.isAssignableFrom(type) || ForwardedCalls.isShared(type)
                 || Throwable.class.isAssignableFrom(type)) {
             return false;
         }
