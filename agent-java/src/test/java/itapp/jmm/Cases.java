@@ -913,6 +913,43 @@ final class Cases {
         return null;
     }
 
+    /**
+     * Main waits for each thread on its Thread object, as join itself does, which the JVM notifies
+     * when the thread ends: a thread placed on another node ends there.
+     */
+    static String waitsOnThreadObjects() throws InterruptedException {
+        long[] sums = new long[THREADS];
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(() -> {
+                long sum = 0;
+                for (int k = 0; k < 1_000_000; k++) {
+                    sum += k % (mine + 2);
+                }
+                sums[mine] = sum;
+            }, "waited-on-" + i);
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            synchronized (t) {
+                while (t.isAlive()) {
+                    t.wait();
+                }
+            }
+        }
+        for (int i = 0; i < THREADS; i++) {
+            long sum = 0;
+            for (int k = 0; k < 1_000_000; k++) {
+                sum += k % (i + 2);
+            }
+            if (sums[i] != sum) {
+                return "thread " + i + " summed " + sums[i] + ", expected " + sum;
+            }
+        }
+        return null;
+    }
+
     static String identityHash() throws InterruptedException {
         Box box = new Box();
         int hash = box.hashCode();

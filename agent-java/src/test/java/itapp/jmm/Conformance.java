@@ -56,6 +56,7 @@ public final class Conformance {
         check("big-numbers-by-value", Cases.bigNumbersByValue());
         check("records-and-fieldless-jdk-superclasses", Cases.recordsAndFieldlessJdkSuperclasses());
         check("immutable-collections-by-value", Cases.immutableCollectionsByValue());
+        check("waits-on-thread-objects", Cases.waitsOnThreadObjects());
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
 

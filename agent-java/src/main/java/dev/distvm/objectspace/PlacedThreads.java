@@ -173,12 +173,26 @@ final class PlacedThreads {
         return placed.task;
     }
 
-    /** The logical thread ended: joins return, and nothing here keeps its Thread any more. */
-    private synchronized void ended(Placed placed, long id) {
-        placed.ended = true;
-        placed.shell = null;
-        placedById.remove(id);
-        notifyAll();
+    /**
+     * The logical thread ended: joins return, and nothing here keeps its Thread any more. As the
+     * JVM does when a thread exits, its Thread object's monitor is notified: a program may wait on
+     * it, as {@code join} itself does ({@code synchronized (t) { while (t.isAlive()) t.wait(); }}).
+     * Outside this object's lock: the program may hold that monitor while it asks {@link #isAlive}.
+     */
+    private void ended(Placed placed, long id) {
+        Thread shell;
+        synchronized (this) {
+            shell = placed.shell;
+            placed.ended = true;
+            placed.shell = null;
+            placedById.remove(id);
+            notifyAll();
+        }
+        if (shell != null) {
+            synchronized (shell) {
+                shell.notifyAll();
+            }
+        }
     }
 
     /**

@@ -28,7 +28,8 @@ class JmmConformanceIT {
             "lambdas-reached-by-tasks", "plain-object-locks", "thread-locals",
             "hashes-under-jdk-superclasses", "threads-asking-about-themselves", "latches-and-barriers",
             "exceptions-stored-by-threads", "clones-of-shared-objects", "big-numbers-by-value",
-            "records-and-fieldless-jdk-superclasses", "immutable-collections-by-value");
+            "records-and-fieldless-jdk-superclasses", "immutable-collections-by-value",
+            "waits-on-thread-objects");
 
     @TempDir
     Path temp;

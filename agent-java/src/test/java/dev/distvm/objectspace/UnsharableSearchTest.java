@@ -41,7 +41,7 @@ class UnsharableSearchTest {
         Node first = new Node();
         Node shared = new Node();
         first.next = shared;
-        shared.payload = List.of("behind a shared holder: the writer sends that holder by id");
+        shared.payload = new ArrayList<>(List.of("behind a shared holder: the writer sends that holder by id"));
         assertDoesNotThrow(() -> UnsharableSearch.refuse(first, holder -> holder == shared));
         assertThrows(UnsharableException.class, () -> UnsharableSearch.refuse(first, holder -> false));
     }
