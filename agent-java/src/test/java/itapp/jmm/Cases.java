@@ -950,6 +950,57 @@ final class Cases {
         return null;
     }
 
+    static long depth(int frames) {
+        return frames == 0 ? 0 : 1 + depth(frames - 1);
+    }
+
+    /** A Thread subclass asking its constructor for a large stack, as a recursive search does. */
+    static final class DeepThread extends Thread {
+        long reached;
+
+        DeepThread(String name) {
+            super(null, null, name, 1L << 27);
+        }
+
+        @Override
+        public void run() {
+            try {
+                reached = depth(300_000);
+            } catch (StackOverflowError e) {
+                reached = -1;
+            }
+        }
+    }
+
+    /**
+     * Threads given a 128 MB stack (through Thread's constructor, and a Thread subclass's) recurse
+     * 300,000 frames deep, which overflows the default stack: a thread on another node must get
+     * the size the program asked for.
+     */
+    static String stackSizesAskedFor() throws InterruptedException {
+        long[] reached = new long[THREADS];
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = i % 2 == 0 ? new Thread(null, () -> {
+                try {
+                    reached[mine] = depth(300_000);
+                } catch (StackOverflowError e) {
+                    reached[mine] = -1;
+                }
+            }, "deep-" + i, 1L << 27) : new DeepThread("deep-" + i);
+            threads[i].start();
+        }
+        for (int i = 0; i < THREADS; i++) {
+            threads[i].join();
+            long depth = threads[i] instanceof DeepThread deep ? deep.reached : reached[i];
+            if (depth != 300_000) {
+                return "thread " + i + " reached depth " + depth + " (-1: its stack overflowed), expected 300000";
+            }
+        }
+        return null;
+    }
+
     static String identityHash() throws InterruptedException {
         Box box = new Box();
         int hash = box.hashCode();

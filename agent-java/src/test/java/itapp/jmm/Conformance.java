@@ -57,6 +57,7 @@ public final class Conformance {
         check("records-and-fieldless-jdk-superclasses", Cases.recordsAndFieldlessJdkSuperclasses());
         check("immutable-collections-by-value", Cases.immutableCollectionsByValue());
         check("waits-on-thread-objects", Cases.waitsOnThreadObjects());
+        check("stack-sizes-asked-for", Cases.stackSizesAskedFor());
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
 

@@ -34,9 +34,9 @@ final class TaskFrames {
     /** (Around) -> a hidden Runnable, for a thread whose task is a Runnable: Thread.run calls it. */
     private static final MethodHandle RUNNABLE = hidden("Runnable", "java/lang/Object", new String[] {"java/lang/Runnable"},
             MethodType.methodType(void.class), Runnable.class);
-    /** (Around, ThreadGroup, String) -> a hidden Thread, for a task that is a Thread subclass: nothing is below its run. */
+    /** (Around, ThreadGroup, String, long stack size) -> a hidden Thread, for a task that is a Thread subclass: nothing is below its run. */
     private static final MethodHandle THREAD = hidden("Thread", Type.getInternalName(WorkerThread.class), new String[0],
-            MethodType.methodType(void.class, ThreadGroup.class, String.class), Thread.class);
+            MethodType.methodType(void.class, ThreadGroup.class, String.class, long.class), Thread.class);
 
     private TaskFrames() {}
 
@@ -47,14 +47,15 @@ final class TaskFrames {
 
     /**
      * An unstarted thread in {@code group} named {@code name} that calls {@code around}'s before,
-     * its task's run and its after, with a stack like the one the task has on one JVM.
+     * its task's run and its after, with a stack like the one the task has on one JVM, of the size
+     * the program asked for ({@code stackSize}, 0 for the JVM's default).
      */
-    static Thread thread(ThreadGroup group, String name, Around around) {
+    static Thread thread(ThreadGroup group, String name, long stackSize, Around around) {
         try {
             if (around.task() instanceof Thread) {
-                return (Thread) THREAD.invoke(around, group, name);
+                return (Thread) THREAD.invoke(around, group, name, stackSize);
             }
-            return new WorkerThread(group, (Runnable) RUNNABLE.invoke(around), name);
+            return new WorkerThread(group, (Runnable) RUNNABLE.invoke(around), name, stackSize);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable e) {
@@ -82,8 +83,11 @@ final class TaskFrames {
         MethodVisitor init = writer.visitMethod(0, "<init>", constructor.toMethodDescriptorString(), null, null);
         init.visitCode();
         init.visitVarInsn(Opcodes.ALOAD, 0);
-        for (int p = 0; p < superConstructor.parameterCount(); p++) {
-            init.visitVarInsn(Opcodes.ALOAD, p + 2);
+        int slot = 2; // after this and the Around
+        for (Class<?> parameter : superConstructor.parameterArray()) {
+            Type parameterType = Type.getType(parameter);
+            init.visitVarInsn(parameterType.getOpcode(Opcodes.ILOAD), slot);
+            slot += parameterType.getSize();
         }
         init.visitMethodInsn(Opcodes.INVOKESPECIAL, superclass, "<init>", superConstructor.toMethodDescriptorString(), false);
         init.visitVarInsn(Opcodes.ALOAD, 0);

@@ -65,19 +65,32 @@ final class ThreadTasks {
         return runnable;
     }
 
-    /** The Runnable given to Thread's constructor: {@code target} up to JDK 20, {@code holder.task} from 21. */
+    /** The Runnable given to Thread's constructor. */
     private static Object taskOf(Thread thread) {
+        return constructorArgument(thread, "target", "task", "what the thread runs");
+    }
+
+    /**
+     * The stack size given to Thread's constructor (0: the JVM's default). A thread whose size dist
+     * cannot see stays home: on another node it could overflow a stack where the program's did not.
+     */
+    static long stackSize(Thread thread) {
+        return (Long) constructorArgument(thread, "stackSize", "stackSize", "the thread's stack size");
+    }
+
+    /** Thread's field {@code upToJdk20}, or from JDK 21 its {@code holder}'s field {@code fromJdk21}. */
+    private static Object constructorArgument(Thread thread, String upToJdk20, String fromJdk21, String what) {
         try {
-            return field(Thread.class, "target").get(thread);
+            return field(Thread.class, upToJdk20).get(thread);
         } catch (NoSuchFieldException e) {
             try {
                 Object holder = field(Thread.class, "holder").get(thread);
-                return field(holder.getClass(), "task").get(holder);
+                return field(holder.getClass(), fromJdk21).get(holder);
             } catch (ReflectiveOperationException | RuntimeException inner) {
-                throw new UnsharableException(Thread.class, "dist cannot see what the thread runs (" + inner + ")");
+                throw new UnsharableException(Thread.class, "dist cannot see " + what + " (" + inner + ")");
             }
         } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new UnsharableException(Thread.class, "dist cannot see what the thread runs (" + e + ")");
+            throw new UnsharableException(Thread.class, "dist cannot see " + what + " (" + e + ")");
         }
     }
 

@@ -77,6 +77,7 @@ final class ThreadsPlacedHere {
             String name = reader.string();
             boolean daemon = reader.body().get() != 0;
             int priority = reader.body().getInt();
+            long stackSize = reader.body().getLong();
             ProgramEnvironment.apply(reader.body());
             Runnable task = ThreadTasks.read(reader);
             int staticsSent = reader.body().getInt(); // installed as the message arrived, like fetched ones
@@ -85,7 +86,7 @@ final class ThreadsPlacedHere {
                 reader.ref();
             }
             space.applyChanges(reader, acknowledged); // what happened-before start(), into copies held here
-            Thread thread = TaskFrames.thread(PROGRAM_GROUP, name, new PlacedTask(id, name, daemon, priority, task));
+            Thread thread = TaskFrames.thread(PROGRAM_GROUP, name, stackSize, new PlacedTask(id, name, daemon, priority, task));
             thread.setDaemon(daemon);
             thread.setPriority(priority);
             thread.setContextClassLoader(space.loader());

@@ -17,11 +17,12 @@ class WorkerThread extends Thread {
     /** Set by the thread itself before its task runs ({@link ThreadsPlacedHere}); null before. */
     ThreadsPlacedHere.PlacedHere placed;
 
-    WorkerThread(ThreadGroup group, Runnable task, String name) {
-        super(group, task, name);
+    /** {@code stackSize}: what the program asked of its Thread's constructor (0: the JVM's default). */
+    WorkerThread(ThreadGroup group, Runnable task, String name, long stackSize) {
+        super(group, task, name, stackSize);
     }
 
-    WorkerThread(ThreadGroup group, String name) {
-        super(group, name);
+    WorkerThread(ThreadGroup group, String name, long stackSize) {
+        super(group, null, name, stackSize);
     }
 }
