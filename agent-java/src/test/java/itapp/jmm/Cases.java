@@ -1001,6 +1001,36 @@ final class Cases {
         return null;
     }
 
+    /**
+     * Threads of a group of the program's own ask their group's name and its parent's, as a thread
+     * prints itself ({@code Thread.toString()}); once they ended, their Thread has no group, as the
+     * JVM leaves an exited thread.
+     */
+    static String threadGroups() throws InterruptedException {
+        ThreadGroup solvers = new ThreadGroup("solvers");
+        String[] seen = new String[THREADS];
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(solvers, () -> {
+                ThreadGroup group = Thread.currentThread().getThreadGroup();
+                seen[mine] = group.getName() + " in " + group.getParent().getName();
+            }, "grouped-" + i);
+            threads[i].start();
+        }
+        String expected = "solvers in " + Thread.currentThread().getThreadGroup().getName();
+        for (int i = 0; i < THREADS; i++) {
+            threads[i].join();
+            if (!expected.equals(seen[i])) {
+                return "thread " + i + " saw its group as " + seen[i] + ", expected " + expected;
+            }
+            if (threads[i].getThreadGroup() != null) {
+                return "thread " + i + " ended but still says it is in " + threads[i].getThreadGroup().getName();
+            }
+        }
+        return null;
+    }
+
     static String identityHash() throws InterruptedException {
         Box box = new Box();
         int hash = box.hashCode();

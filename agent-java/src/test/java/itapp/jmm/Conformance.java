@@ -58,6 +58,7 @@ public final class Conformance {
         check("immutable-collections-by-value", Cases.immutableCollectionsByValue());
         check("waits-on-thread-objects", Cases.waitsOnThreadObjects());
         check("stack-sizes-asked-for", Cases.stackSizesAskedFor());
+        check("thread-groups", Cases.threadGroups());
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
 

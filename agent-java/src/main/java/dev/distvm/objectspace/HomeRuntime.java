@@ -178,13 +178,14 @@ final class HomeRuntime {
     @SuppressWarnings("deprecation") // getId: threadId() is Java 19+
     private WireBuffer startMessage(Thread thread, Object root, NodeInfo node) {
         List<Class<?>> staticsUsed = refuseUnsharable(root);
-        long stackSize = ThreadTasks.stackSize(thread); // a deep recursion may need what the program asked for
+        long stackSize = ThreadFields.stackSize(thread); // a deep recursion may need what the program asked for
         return space.write(node.getId(), w -> {
             w.body().appendLong(thread.getId());
             w.body().appendString(thread.getName());
             w.body().appendBoolean(thread.isDaemon());
             w.body().appendInt(thread.getPriority());
             w.body().appendLong(stackSize);
+            ThreadGroups.writePath(thread, w.body());
             environment.writeChanges(node.getId(), w.body());
             ThreadTasks.write(thread, root, w);
             // The statics its code uses, which it would fetch at once, one round trip each,

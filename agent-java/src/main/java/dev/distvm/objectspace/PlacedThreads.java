@@ -189,6 +189,7 @@ final class PlacedThreads {
             notifyAll();
         }
         if (shell != null) {
+            ThreadFields.markEnded(shell);
             synchronized (shell) {
                 shell.notifyAll();
             }

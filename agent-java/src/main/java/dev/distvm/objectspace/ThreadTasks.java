@@ -1,7 +1,6 @@
 package dev.distvm.objectspace;
 
 import dev.distvm.transport.WireBuffer;
-import java.lang.reflect.Field;
 
 /**
  * What a placed thread runs, written at the home and rebuilt on the worker: a lambda or method
@@ -40,7 +39,7 @@ final class ThreadTasks {
             }
             return thread;
         }
-        Object task = taskOf(thread);
+        Object task = ThreadFields.task(thread);
         if (task == null) {
             throw new UnsharableException(Thread.class, "the thread has nothing to run");
         }
@@ -63,40 +62,5 @@ final class ThreadTasks {
                     + (task == null ? "null" : task.getClass().getName()));
         }
         return runnable;
-    }
-
-    /** The Runnable given to Thread's constructor. */
-    private static Object taskOf(Thread thread) {
-        return constructorArgument(thread, "target", "task", "what the thread runs");
-    }
-
-    /**
-     * The stack size given to Thread's constructor (0: the JVM's default). A thread whose size dist
-     * cannot see stays home: on another node it could overflow a stack where the program's did not.
-     */
-    static long stackSize(Thread thread) {
-        return (Long) constructorArgument(thread, "stackSize", "stackSize", "the thread's stack size");
-    }
-
-    /** Thread's field {@code upToJdk20}, or from JDK 21 its {@code holder}'s field {@code fromJdk21}. */
-    private static Object constructorArgument(Thread thread, String upToJdk20, String fromJdk21, String what) {
-        try {
-            return field(Thread.class, upToJdk20).get(thread);
-        } catch (NoSuchFieldException e) {
-            try {
-                Object holder = field(Thread.class, "holder").get(thread);
-                return field(holder.getClass(), fromJdk21).get(holder);
-            } catch (ReflectiveOperationException | RuntimeException inner) {
-                throw new UnsharableException(Thread.class, "dist cannot see " + what + " (" + inner + ")");
-            }
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new UnsharableException(Thread.class, "dist cannot see " + what + " (" + e + ")");
-        }
-    }
-
-    private static Field field(Class<?> owner, String name) throws NoSuchFieldException {
-        Field field = owner.getDeclaredField(name);
-        field.setAccessible(true);
-        return field;
     }
 }

@@ -45,6 +45,8 @@ final class ThreadsPlacedHere {
      * so that a thread prints (its group is in {@code Thread.toString()}) as at the home.
      */
     static final ThreadGroup PROGRAM_GROUP = programGroup();
+    /** The program's thread groups as this node has them, made as placed threads name them. */
+    private final ThreadGroups groups = new ThreadGroups(PROGRAM_GROUP);
 
     /** The logical thread a worker thread runs for. */
     record PlacedHere(long id, String name, Thread logical) {}
@@ -78,6 +80,7 @@ final class ThreadsPlacedHere {
             boolean daemon = reader.body().get() != 0;
             int priority = reader.body().getInt();
             long stackSize = reader.body().getLong();
+            ThreadGroup group = groups.read(reader.body());
             ProgramEnvironment.apply(reader.body());
             Runnable task = ThreadTasks.read(reader);
             int staticsSent = reader.body().getInt(); // installed as the message arrived, like fetched ones
@@ -86,7 +89,7 @@ final class ThreadsPlacedHere {
                 reader.ref();
             }
             space.applyChanges(reader, acknowledged); // what happened-before start(), into copies held here
-            Thread thread = TaskFrames.thread(PROGRAM_GROUP, name, stackSize, new PlacedTask(id, name, daemon, priority, task));
+            Thread thread = TaskFrames.thread(group, name, stackSize, new PlacedTask(id, name, daemon, priority, task));
             thread.setDaemon(daemon);
             thread.setPriority(priority);
             thread.setContextClassLoader(space.loader());
