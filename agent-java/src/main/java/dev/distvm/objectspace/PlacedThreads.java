@@ -183,13 +183,15 @@ final class PlacedThreads {
         Thread shell;
         synchronized (this) {
             shell = placed.shell;
+            if (shell != null) {
+                ThreadFields.markEnded(shell); // before a join or isAlive can say it ended
+            }
             placed.ended = true;
             placed.shell = null;
             placedById.remove(id);
             notifyAll();
         }
         if (shell != null) {
-            ThreadFields.markEnded(shell);
             synchronized (shell) {
                 shell.notifyAll();
             }
