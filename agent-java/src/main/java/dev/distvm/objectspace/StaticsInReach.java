@@ -274,8 +274,10 @@ final class StaticsInReach {
      * {@code Record} or {@code Number}).
      */
     private static boolean canOnlyHoldUnsharable(Class<?> type) {
-        if (type.isArray() || type.isInterface() || !Slots.isJdk(type) || type == Object.class
-                || !Modifier.isFinal(type.getModifiers()) && Slots.withoutInstanceFields(type) || type == ThreadLocal.class || Enum.class.isAssignableFrom(type) || ForwardedCalls.isShared(type)
+        // Object too has no instance fields and is not final
+        if (type.isArray() || type.isInterface() || !Slots.isJdk(type)
+                || !Modifier.isFinal(type.getModifiers()) && Slots.withoutInstanceFields(type) || type == ThreadLocal.class
+                || Enum.class.isAssignableFrom(type) || ForwardedCalls.isShared(type)
                 || Throwable.class.isAssignableFrom(type)) {
             return false;
         }

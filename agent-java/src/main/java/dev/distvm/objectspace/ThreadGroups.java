@@ -16,13 +16,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class ThreadGroups {
     private final ThreadGroup programGroup;
-    private final List<String> programPath;
     private final Map<List<String>, ThreadGroup> byPath = new ConcurrentHashMap<>();
 
     /** {@code programGroup}: this node's group that stands for the program's {@code main} group. */
     ThreadGroups(ThreadGroup programGroup) {
         this.programGroup = programGroup;
-        this.programPath = path(programGroup);
         for (ThreadGroup group = programGroup; group != null; group = group.getParent()) {
             byPath.put(path(group), group);
         }

@@ -57,13 +57,14 @@ final class UnsharableSearch {
                 for (int i = 0; i < captured.size(); i++) {
                     pushIfPresent(pending, captured.get(i), reached, ", captured value " + i);
                 }
-            } else if (ImmutableCollections.is(value)) {
+            } else if (!WireWriter.isHolder(value)) {
+                if (!ImmutableCollections.is(value)) {
+                    throw WireWriter.jdkObject(value.getClass(), reached.from() == null ? null : reached.path());
+                }
                 List<Object> elements = ImmutableCollections.elements(value);
                 for (int i = 0; i < elements.size(); i++) {
                     pushIfPresent(pending, elements.get(i), reached, ", element " + i);
                 }
-            } else if (!WireWriter.isHolder(value)) {
-                throw WireWriter.jdkObject(value.getClass(), reached.from() == null ? null : reached.path());
             } else if (visited.add(value) && !shared.test(value) && !isPrimitiveArray(value)) {
                 Slots slots = Slots.of(value);
                 for (int slot = 0, count = slots.count(value); slot < count; slot++) {

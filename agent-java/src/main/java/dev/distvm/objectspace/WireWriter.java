@@ -224,14 +224,6 @@ final class WireWriter {
             out.appendByte((byte) ENUM);
             out.appendString(v.getDeclaringClass().getName());
             out.appendString(v.name());
-        } else if (ImmutableCollections.is(value)) {
-            List<Object> elements = ImmutableCollections.elements(value);
-            out.appendByte((byte) IMMUTABLE_COLLECTION);
-            out.appendByte((byte) ImmutableCollections.kind(value));
-            out.appendInt(elements.size());
-            for (Object element : elements) {
-                write(out, element);
-            }
         } else if (Lambdas.isLambda(value)) {
             // By what it is, made again where it arrives; what it captured as any value.
             out.appendByte((byte) LAMBDA);
@@ -248,6 +240,14 @@ final class WireWriter {
         } else if (isHolder(value)) {
             out.appendByte((byte) REF);
             out.appendLong(idFor(value));
+        } else if (ImmutableCollections.is(value)) { // a JDK class: after the holders, the common case
+            List<Object> elements = ImmutableCollections.elements(value);
+            out.appendByte((byte) IMMUTABLE_COLLECTION);
+            out.appendByte((byte) ImmutableCollections.kind(value));
+            out.appendInt(elements.size());
+            for (Object element : elements) {
+                write(out, element);
+            }
         } else {
             throw jdkObject(value.getClass());
         }
