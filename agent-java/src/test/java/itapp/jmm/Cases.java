@@ -401,6 +401,72 @@ final class Cases {
         return null;
     }
 
+    /** Peterson's lock for two threads: two volatile flags and a volatile turn, guarding a plain counter. */
+    static final class PetersonLock {
+        volatile boolean wants0;
+        volatile boolean wants1;
+        volatile int turn;
+        int counter;
+
+        void lock(int me) {
+            if (me == 0) {
+                wants0 = true;
+                turn = 1;
+                while (wants1 && turn == 1) {
+                    Thread.onSpinWait();
+                }
+            } else {
+                wants1 = true;
+                turn = 0;
+                while (wants0 && turn == 0) {
+                    Thread.onSpinWait();
+                }
+            }
+        }
+
+        void unlock(int me) {
+            if (me == 0) {
+                wants0 = false;
+            } else {
+                wants1 = false;
+            }
+        }
+    }
+
+    /**
+     * Peterson's mutual exclusion, two pairs of threads with a lock each (at 4 nodes one pair then
+     * runs on two workers): it needs every volatile write in the total order, one that writes the
+     * value its node's copy already held too. A worker's twin saw no change in such a write of
+     * {@code turn} while the home held the other thread's, the write was lost, and both threads
+     * entered together: increments went missing.
+     */
+    static String petersonLocks() throws InterruptedException {
+        int increments = 2_000;
+        PetersonLock[] locks = {new PetersonLock(), new PetersonLock()};
+        Thread[] threads = new Thread[4];
+        for (int t = 0; t < threads.length; t++) {
+            PetersonLock lock = locks[t / 2];
+            int me = t % 2;
+            threads[t] = new Thread(() -> {
+                for (int i = 0; i < increments; i++) {
+                    lock.lock(me);
+                    lock.counter++;
+                    lock.unlock(me);
+                }
+            }, "peterson-" + t);
+            threads[t].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (PetersonLock lock : locks) {
+            if (lock.counter != 2 * increments) {
+                return "a pair counted " + lock.counter + " of " + 2 * increments + " increments: both threads were in at once";
+            }
+        }
+        return null;
+    }
+
     /**
      * Independent reads of independent writes: two writers, two readers reading the variables in
      * opposite orders; all four agree on one order of the two writes.

@@ -59,6 +59,7 @@ public final class Conformance {
         check("waits-on-thread-objects", Cases.waitsOnThreadObjects());
         check("stack-sizes-asked-for", Cases.stackSizesAskedFor());
         check("thread-groups", Cases.threadGroups());
+        check("peterson-locks", Cases.petersonLocks());
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
 

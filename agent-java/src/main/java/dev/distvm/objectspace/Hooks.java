@@ -180,11 +180,11 @@ public final class Hooks {
      * The release follows the write ({@link #afterVolatileWrite}), carrying everything before it.
      * Returns what the after-hook is handed: whether the write was counted as begun.
      */
-    public static boolean beforeVolatileWrite(Object holder) {
+    public static boolean beforeVolatileWrite(Object holder, String owner, String field) {
         WorkerRuntime w = worker;
         if (w != null) {
             if (w.space().isCopy(holder)) {
-                w.volatileWriteStarting();
+                w.volatileWriteStarting(holder, owner, field);
                 return true;
             }
             return false;
@@ -193,11 +193,11 @@ public final class Hooks {
         return h != null && h.volatileWriteBeginning(holder);
     }
 
-    public static void afterVolatileWrite(Object holder, boolean begun) {
+    /** {@code owner} and {@code field} name the field as the write instruction did (owner as an internal name). */
+    public static void afterVolatileWrite(Object holder, boolean begun, String owner, String field) {
         WorkerRuntime w = worker;
         if (w != null && w.space().isCopy(holder)) {
-            w.space().written(holder);
-            w.volatileWritten();
+            w.volatileWritten(holder, begun, owner, field);
         } else {
             HomeRuntime h = home;
             if (h != null) {

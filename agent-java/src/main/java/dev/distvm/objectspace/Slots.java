@@ -9,6 +9,8 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import jdk.internal.misc.Unsafe;
 
 /**
@@ -71,6 +73,15 @@ abstract class Slots {
     /** Whether the slot is a volatile field (a release applies those last); no array element is. */
     boolean isVolatile(int slot) {
         return false;
+    }
+
+    /**
+     * The slot of the field that a field instruction naming {@code owner} (an internal name) and
+     * {@code name} resolves to, for holders of this kind; -1 when no slot holds it (an array, or a
+     * static declared by a superclass of the class named).
+     */
+    int fieldSlot(String owner, String name) {
+        return -1;
     }
 
     /** Whether two values of this slot are the same value, as {@code ==} on the slot's type says. */
@@ -181,8 +192,13 @@ abstract class Slots {
         private final FieldKind[] kinds;
         private final boolean[] isVolatile;
         private final String[] names;
+        private final Class<?> type;
+        private final Field[] fields;
+        private final Map<String, Integer> resolved = new ConcurrentHashMap<>();
 
         FieldSlots(Class<?> type, List<Field> fields, boolean statics) {
+            this.type = type;
+            this.fields = fields.toArray(new Field[0]);
             int n = fields.size();
             offsets = new long[n];
             kinds = new FieldKind[n];
@@ -281,6 +297,26 @@ abstract class Slots {
         @Override
         String name(int slot) {
             return names[slot];
+        }
+
+        /** As the JVM resolves a field: from the class named up through its superclasses, the first that declares it. */
+        @Override
+        int fieldSlot(String owner, String name) {
+            return resolved.computeIfAbsent(owner + '.' + name, key -> {
+                String ownerName = owner.replace('/', '.');
+                Class<?> c = type;
+                while (c != null && !c.getName().equals(ownerName)) {
+                    c = c.getSuperclass();
+                }
+                for (; c != null; c = c.getSuperclass()) {
+                    for (int i = 0; i < fields.length; i++) {
+                        if (fields[i].getDeclaringClass() == c && fields[i].getName().equals(name)) {
+                            return i;
+                        }
+                    }
+                }
+                return -1;
+            });
         }
     }
 

@@ -107,12 +107,33 @@ abstract class Twin {
      */
     abstract void apply(Object master, List<Change> fromWorker);
 
+    /**
+     * A thread of this worker is about to write volatile field {@code slot} of the copy: from now
+     * until a release carries the write, no home message overwrites the slot. A twin tells writes
+     * by comparing values, and a volatile write is not ordered with other nodes' writes by
+     * happens-before: a write of the value the copy already held, while the home has another node's
+     * newer value, would otherwise be no change at all, and lost (Peterson's lock let two threads
+     * in: perf/RESULTS.md). Only objects and statics have volatile fields.
+     */
+    void volatileWriteStarting(int slot) {
+        throw new IllegalStateException("an array has no volatile slots");
+    }
+
+    /** The volatile write {@link #volatileWriteStarting} announced is done: the next release carries the slot, changed or not. */
+    void volatileWriteEnded(int slot) {
+        throw new IllegalStateException("an array has no volatile slots");
+    }
+
     private static final class SlotTwin extends Twin {
         private final Class<?> type;
         private final Slots slots;
         private final Object[] agreed;
         /** Per slot, the number of this worker's last release that carried it (copies only; null until one did). */
         private Stamps stamps;
+        /** Per slot, this worker's volatile writes begun and not ended (copies only; null until one began). */
+        private int[] volatileWriting;
+        /** Per slot, whether a volatile write ended that no release has carried yet (null until one ended). */
+        private boolean[] volatileUnreleased;
 
         SlotTwin(Object holder) {
             this.type = holder.getClass();
@@ -149,7 +170,8 @@ abstract class Twin {
             for (int r = 0; r < within.length; r += 2) {
                 for (int i = within[r]; i < within[r + 1]; i++) {
                     Object current = slots.get(holder, i);
-                    if (!slots.same(i, current, agreed[i])) {
+                    boolean carry = volatileWriteToCarry(i); // taken whether or not the value differs
+                    if (carry || !slots.same(i, current, agreed[i])) {
                         changes.add(new Change(i, current));
                         agreed[i] = current;
                     }
@@ -172,12 +194,45 @@ abstract class Twin {
         synchronized void refresh(Object copy, List<Change> fromHome, long acknowledged) {
             for (Change change : fromHome) {
                 int slot = change.slot();
-                if (stamps != null && stamps.of(slot) > acknowledged) {
+                if (stamps != null && stamps.of(slot) > acknowledged || volatileWriteUnreleased(slot)) {
                     continue;
                 }
                 slots.compareAndSet(copy, slot, agreed[slot], change.value());
                 agreed[slot] = change.value();
             }
+        }
+
+        @Override
+        synchronized void volatileWriteStarting(int slot) {
+            if (volatileWriting == null) {
+                volatileWriting = new int[agreed.length];
+            }
+            volatileWriting[slot]++;
+        }
+
+        @Override
+        synchronized void volatileWriteEnded(int slot) {
+            if (volatileUnreleased == null) {
+                volatileUnreleased = new boolean[agreed.length];
+            }
+            volatileUnreleased[slot] = true;
+            if (volatileWriting != null && volatileWriting[slot] > 0) {
+                volatileWriting[slot]--;
+            }
+        }
+
+        /** Whether a release must carry {@code slot} even if it equals the twin; the caller diffs it now. */
+        private boolean volatileWriteToCarry(int slot) {
+            if (volatileUnreleased == null || !volatileUnreleased[slot]) {
+                return false;
+            }
+            volatileUnreleased[slot] = false;
+            return true;
+        }
+
+        private boolean volatileWriteUnreleased(int slot) {
+            return volatileWriting != null && volatileWriting[slot] > 0
+                    || volatileUnreleased != null && volatileUnreleased[slot];
         }
 
         @Override

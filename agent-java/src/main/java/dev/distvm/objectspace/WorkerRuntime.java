@@ -192,9 +192,16 @@ final class WorkerRuntime {
      * two nodes could each write one volatile and then read the other's old value from their
      * copies (Dekker's mutual exclusion), which one JVM never allows. (Waiting for a refresh here
      * instead made every volatile write a round trip: a single-producer queue's consumer paid one
-     * per item on top of its reads.)
+     * per item on top of its reads.) The release carries the field written even when the value
+     * equals what the copy held ({@link Twin#volatileWriteStarting}).
      */
-    void volatileWritten() {
+    void volatileWritten(Object holder, boolean begun, String owner, String field) {
+        int slot = begun ? Slots.of(holder).fieldSlot(owner, field) : -1;
+        if (slot >= 0) {
+            space.volatileWriteEnded(holder, slot);
+        } else {
+            space.written(holder);
+        }
         try {
             release();
             NodeCounters.VOLATILE_PUSHES.increment();
@@ -204,9 +211,16 @@ final class WorkerRuntime {
         }
     }
 
-    /** Before a volatile write to a copy: from now until its release is sent, readers here wait for it. */
-    void volatileWriteStarting() {
+    /**
+     * Before a volatile write to a copy: from now until its release is sent, readers here wait for
+     * it, and no home message overwrites the field (see {@link Twin#volatileWriteStarting}).
+     */
+    void volatileWriteStarting(Object holder, String owner, String field) {
         volatileWrites.starting();
+        int slot = Slots.of(holder).fieldSlot(owner, field);
+        if (slot >= 0) {
+            space.volatileWriteStarting(holder, slot);
+        }
     }
 
     /**

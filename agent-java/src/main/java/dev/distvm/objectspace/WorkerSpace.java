@@ -489,26 +489,44 @@ final class WorkerSpace implements Holders {
 
     /** A write to a copy (reported by the rewritten code after the store): the next release compares it. */
     void written(Object holder) {
-        if (holder instanceof Class<?> type) {
-            Copy copy = classCopy(type);
-            if (copy != null) {
-                tracking.written(copy, holder);
-            }
-            return;
-        }
-        if (InjectedState.hasMeta(holder)) {
-            Copy copy = copyByMeta(holder);
-            if (copy != null) {
-                tracking.written(copy, holder);
-            }
-            return;
-        }
-        Copy copy;
-        synchronized (this) {
-            copy = byHolder.get(holder);
-        }
+        Copy copy = copyOf(holder);
         if (copy != null) {
             tracking.written(copy, holder);
+        }
+    }
+
+    /**
+     * A thread here is about to write the volatile field {@code field} ({@link Slots#fieldSlot}) of
+     * a copy: no home message overwrites it until a release carries the write ({@link Twin#volatileWriteStarting}).
+     */
+    void volatileWriteStarting(Object holder, int field) {
+        Copy copy = copyOf(holder);
+        if (copy != null && copy.twin != null) {
+            copy.twin.volatileWriteStarting(field);
+        }
+    }
+
+    /** The write {@link #volatileWriteStarting} announced is in the copy: the next release carries it, and compares the copy. */
+    void volatileWriteEnded(Object holder, int field) {
+        Copy copy = copyOf(holder);
+        if (copy != null) {
+            if (copy.twin != null) {
+                copy.twin.volatileWriteEnded(field);
+            }
+            tracking.written(copy, holder);
+        }
+    }
+
+    /** The copy record of a holder (an object, an array, or a class for its statics), or null when it is not a copy. */
+    private Copy copyOf(Object holder) {
+        if (holder instanceof Class<?> type) {
+            return classCopy(type);
+        }
+        if (InjectedState.hasMeta(holder)) {
+            return copyByMeta(holder);
+        }
+        synchronized (this) {
+            return byHolder.get(holder);
         }
     }
 

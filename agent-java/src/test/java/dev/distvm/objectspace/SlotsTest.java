@@ -81,6 +81,29 @@ class SlotsTest {
         assertEquals(6, Holder.counter);
     }
 
+    static class Shadowed {
+        int hidden;
+        int inherited;
+    }
+
+    static class Shadowing extends Shadowed {
+        int hidden;
+    }
+
+    @Test
+    void aFieldInstructionFindsItsSlotAsTheJvmResolvesTheField() {
+        Slots slots = Slots.of(new Shadowing());
+        String shadowed = Shadowed.class.getName().replace('.', '/');
+        String shadowing = Shadowing.class.getName().replace('.', '/');
+        // slots: Shadowed.hidden, Shadowed.inherited, Shadowing.hidden (superclass first)
+        assertEquals(0, slots.fieldSlot(shadowed, "hidden"));
+        assertEquals(2, slots.fieldSlot(shadowing, "hidden"));
+        assertEquals(1, slots.fieldSlot(shadowing, "inherited"), "named through the subclass, declared by the superclass");
+        assertEquals(-1, slots.fieldSlot(shadowing, "missing"));
+        assertEquals(-1, slots.fieldSlot("some/OtherClass", "hidden"));
+        assertEquals(1, Slots.of(Holder.class).fieldSlot(Holder.class.getName().replace('.', '/'), "label"));
+    }
+
     @Test
     void aFinalFieldMeansTheClassWasNotRewritten() {
         UnsharableException refused = assertThrows(UnsharableException.class, () -> Slots.of(new WithFinal()));

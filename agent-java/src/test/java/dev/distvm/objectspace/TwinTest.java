@@ -109,6 +109,26 @@ class TwinTest {
     }
 
     @Test
+    void aVolatileWriteOfTheValueTheCopyHeldIsCarriedAndNotUndoneMeanwhile() {
+        Account account = new Account();
+        account.count = 1;
+        Twin twin = Twin.of(account);
+        // The home holds another node's later value (0); this node writes 1, the value its copy held.
+        twin.volatileWriteStarting(0);
+        twin.refresh(account, List.of(new Change(0, 0)), 0); // arrives between the hooks: the write stands
+        account.count = 1;
+        twin.volatileWriteEnded(0);
+        twin.refresh(account, List.of(new Change(0, 0)), 0); // arrives before the release: still stands
+        assertEquals(1, account.count);
+        List<Change> carried = twin.changes(account);
+        assertEquals(List.of(new Change(0, 1)), carried, "a compare alone sees no change");
+        twin.released(carried, 1);
+        assertEquals(List.of(), twin.changes(account), "carried once");
+        twin.refresh(account, List.of(new Change(0, 2)), 1); // after the release, later writes arrive
+        assertEquals(2, account.count);
+    }
+
+    @Test
     void aMessageWrittenBeforeAReleaseWasAppliedDoesNotUndoIt() {
         Account account = new Account();
         Twin twin = Twin.of(account);

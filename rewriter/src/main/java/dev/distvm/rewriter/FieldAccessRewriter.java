@@ -218,14 +218,17 @@ final class FieldAccessRewriter extends HelperHost {
                 hooks.invoke(method, RuntimeHooks.AFTER_VOLATILE_READ);
             } else {
                 // What the runtime decided before the write goes to its after-hook, so that the two
-                // agree even when the target became shared in between.
+                // agree even when the target became shared in between. Both hooks are told the field:
+                // a copy's release must carry it even when the value written is the one it held.
                 int decided = helper.parameters().stream().mapToInt(Type::getSize).sum();
                 pushTarget(method, helper);
+                pushField(method, helper);
                 hooks.invoke(method, RuntimeHooks.BEFORE_VOLATILE_WRITE);
                 method.visitVarInsn(Opcodes.ISTORE, decided);
                 access(method, helper);
                 pushTarget(method, helper);
                 method.visitVarInsn(Opcodes.ILOAD, decided);
+                pushField(method, helper);
                 hooks.invoke(method, RuntimeHooks.AFTER_VOLATILE_WRITE);
             }
         } else {
@@ -248,6 +251,12 @@ final class FieldAccessRewriter extends HelperHost {
         } else {
             method.visitVarInsn(Opcodes.ALOAD, 0);
         }
+    }
+
+    /** The field as the instruction names it: its owner's internal name, then its name. */
+    private static void pushField(MethodVisitor method, AccessHelper helper) {
+        method.visitLdcInsn(helper.owner());
+        method.visitLdcInsn(helper.field());
     }
 
     /** The original instruction, its operands taken from the helper's parameters. */

@@ -27,8 +27,8 @@ public final class RuntimeHooks {
     public static final Method RUN_CLASS_INITIALIZER = Method.getMethod("boolean runClassInitializer (Class)");
     public static final Method BEFORE_VOLATILE_READ = Method.getMethod("void beforeVolatileRead (Object)");
     public static final Method AFTER_VOLATILE_READ = Method.getMethod("void afterVolatileRead ()");
-    public static final Method BEFORE_VOLATILE_WRITE = Method.getMethod("boolean beforeVolatileWrite (Object)");
-    public static final Method AFTER_VOLATILE_WRITE = Method.getMethod("void afterVolatileWrite (Object, boolean)");
+    public static final Method BEFORE_VOLATILE_WRITE = Method.getMethod("boolean beforeVolatileWrite (Object, String, String)");
+    public static final Method AFTER_VOLATILE_WRITE = Method.getMethod("void afterVolatileWrite (Object, boolean, String, String)");
     /** The injected {@code hashCode()}'s, and every {@code System.identityHashCode}'s: equal on every node. */
     public static final Method IDENTITY_HASH_CODE = Method.getMethod("int identityHashCode (Object)");
     /** Every {@code hashCode()} called as {@code Object}'s: an array's or a plain {@code Object}'s is its identity hash. */

@@ -47,9 +47,20 @@ final class ObjectSpaceCalls {
         calls.add(hook + " " + (target instanceof Class<?> type ? simpleName(type) + ".class" : simpleName(target.getClass())));
     }
 
+    /** As {@link #record(String, Object)}, followed by what the call named (a field): "hook Target detail". */
+    static synchronized void record(String hook, Object target, String detail) {
+        record(hook, target);
+        calls.set(calls.size() - 1, calls.get(calls.size() - 1) + " " + detail);
+    }
+
     /** The name after package and enclosing classes: Class.getSimpleName() fails for a subject whose declaring class is in another loader. */
     static String simpleName(Class<?> type) {
-        String name = type.getName();
-        return name.substring(Math.max(name.lastIndexOf('.'), name.lastIndexOf('$')) + 1);
+        return simpleName(type.getName());
+    }
+
+    /** As {@link #simpleName(Class)}, of a binary or internal class name. */
+    static String simpleName(String className) {
+        return className.substring(Math.max(Math.max(className.lastIndexOf('.'), className.lastIndexOf('/')),
+                className.lastIndexOf('$')) + 1);
     }
 }

@@ -419,18 +419,18 @@ class ObjectSpaceRewriterTest {
 
         assertEquals(1, call(volatiles, "bump"));
         assertEquals(List.of("beforeVolatileRead Volatiles", "afterVolatileRead",
-                "beforeVolatileWrite Volatiles", "afterVolatileWrite Volatiles",
+                "beforeVolatileWrite Volatiles Volatiles.counter", "afterVolatileWrite Volatiles Volatiles.counter",
                 "beforeVolatileRead Volatiles", "afterVolatileRead"), ObjectSpaceCalls.calls(hooks));
 
         ObjectSpaceCalls.reset();
         assertEquals(1L << 50, call(volatiles, "setBig", 1L << 50));
-        assertEquals(List.of("beforeVolatileWrite Volatiles", "afterVolatileWrite Volatiles",
+        assertEquals(List.of("beforeVolatileWrite Volatiles Volatiles.big", "afterVolatileWrite Volatiles Volatiles.big",
                 "beforeVolatileRead Volatiles", "afterVolatileRead"), ObjectSpaceCalls.calls(hooks));
 
         ObjectSpaceCalls.reset();
         assertEquals(true, call(type, "toggle"));
         assertEquals(List.of("beforeVolatileRead Volatiles.class", "afterVolatileRead",
-                "beforeVolatileWrite Volatiles.class", "afterVolatileWrite Volatiles.class",
+                "beforeVolatileWrite Volatiles.class Volatiles.flag", "afterVolatileWrite Volatiles.class Volatiles.flag",
                 "beforeVolatileRead Volatiles.class", "afterVolatileRead"), ObjectSpaceCalls.calls(hooks));
         assertEquals(8, loader.result(type).counts().get(Kind.VOLATILE_ACCESS));
 
@@ -440,7 +440,8 @@ class ObjectSpaceRewriterTest {
         setStaticState(type, -1);
         assertEquals(false, call(type, "toggle"));
         assertEquals(List.of("staticFault Volatiles.class", "beforeVolatileRead Volatiles.class", "afterVolatileRead",
-                "staticFault Volatiles.class", "beforeVolatileWrite Volatiles.class", "afterVolatileWrite Volatiles.class",
+                "staticFault Volatiles.class", "beforeVolatileWrite Volatiles.class Volatiles.flag",
+                "afterVolatileWrite Volatiles.class Volatiles.flag",
                 "staticFault Volatiles.class", "beforeVolatileRead Volatiles.class", "afterVolatileRead"),
                 ObjectSpaceCalls.calls(hooks));
     }
@@ -871,7 +872,7 @@ class ObjectSpaceRewriterTest {
             assertEquals(1, loader.results.get(COMPILED + "Program$Inner").counts().get(Kind.DIRECT_UNINITIALIZED_THIS));
             assertEquals(List.of("staticFault Named.class", "staticFault Named.class"), ObjectSpaceCalls.calls("staticFault"),
                     "NAMES read in the lambda and in register");
-            assertEquals(List.of("beforeVolatileRead Box", "afterVolatileRead", "beforeVolatileWrite Box", "afterVolatileWrite Box",
+            assertEquals(List.of("beforeVolatileRead Box", "afterVolatileRead", "beforeVolatileWrite Box Box.total", "afterVolatileWrite Box Box.total",
                     "beforeVolatileRead Box", "afterVolatileRead", "beforeVolatileRead Box", "afterVolatileRead"),
                     ObjectSpaceCalls.calls("beforeVolatileRead", "afterVolatileRead", "beforeVolatileWrite", "afterVolatileWrite"));
             assertTrue(ObjectSpaceCalls.calls("runClassInitializer").containsAll(List.of(

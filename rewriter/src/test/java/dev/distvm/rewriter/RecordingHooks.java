@@ -185,13 +185,14 @@ public final class RecordingHooks {
     }
 
     /** Decides true, which the rewritten helper must hand to {@link #afterVolatileWrite}. */
-    public static boolean beforeVolatileWrite(Object target) {
-        ObjectSpaceCalls.record("beforeVolatileWrite", target);
+    public static boolean beforeVolatileWrite(Object target, String owner, String field) {
+        ObjectSpaceCalls.record("beforeVolatileWrite", target, ObjectSpaceCalls.simpleName(owner) + "." + field);
         return true;
     }
 
-    public static void afterVolatileWrite(Object target, boolean decided) {
-        ObjectSpaceCalls.record(decided ? "afterVolatileWrite" : "afterVolatileWrite without the decision", target);
+    public static void afterVolatileWrite(Object target, boolean decided, String owner, String field) {
+        ObjectSpaceCalls.record(decided ? "afterVolatileWrite" : "afterVolatileWrite without the decision", target,
+                ObjectSpaceCalls.simpleName(owner) + "." + field);
     }
 
     public static void monitorEntered(Object lock) {
