@@ -401,6 +401,52 @@ final class Cases {
         return null;
     }
 
+    /** Statics that subclasses' names reach: the fields live in this class's statics. */
+    static class DeclaresStatics {
+        static long total;
+        static volatile int stage;
+    }
+
+    static final class NamesInheritedStatics extends DeclaresStatics {}
+
+    /**
+     * Static fields named through a subclass ({@code NamesInheritedStatics.total}, declared by its
+     * superclass): the writes of every node reach the declaring class's statics. A worker marked
+     * only the named class's statics as written, so its increments under the lock never left it,
+     * and a volatile written that way was not carried either.
+     */
+    static String staticsNamedThroughSubclasses() throws InterruptedException {
+        int increments = 500;
+        Object lock = new Object();
+        int count = 4;
+        Thread[] threads = new Thread[count];
+        for (int t = 0; t < count; t++) {
+            int me = t;
+            threads[t] = new Thread(() -> {
+                for (int i = 0; i < increments; i++) {
+                    synchronized (lock) {
+                        NamesInheritedStatics.total += me + 1;
+                    }
+                }
+                synchronized (lock) {
+                    NamesInheritedStatics.stage = NamesInheritedStatics.stage + 1;
+                }
+                while (NamesInheritedStatics.stage < count) {
+                    Thread.onSpinWait();
+                }
+            }, "inherited-statics-" + t);
+            threads[t].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        long expected = (long) increments * (1 + 2 + 3 + 4);
+        if (DeclaresStatics.total != expected || DeclaresStatics.stage != count) {
+            return "total " + DeclaresStatics.total + " (expected " + expected + "), stage " + DeclaresStatics.stage;
+        }
+        return null;
+    }
+
     /** Peterson's lock for two threads: two volatile flags and a volatile turn, guarding a plain counter. */
     static final class PetersonLock {
         volatile boolean wants0;

@@ -60,6 +60,7 @@ public final class Conformance {
         check("stack-sizes-asked-for", Cases.stackSizesAskedFor());
         check("thread-groups", Cases.threadGroups());
         check("peterson-locks", Cases.petersonLocks());
+        check("statics-named-through-subclasses", Cases.staticsNamedThroughSubclasses());
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
 

@@ -110,6 +110,71 @@ final class ClassHierarchy implements FieldResolver, JdkInheritance {
         if (reader == null) {
             return false;
         }
+        int access = fieldAccess(reader, name, descriptor);
+        if (access >= 0) {
+            return (access & Opcodes.ACC_VOLATILE) != 0;
+        }
+        for (String implemented : reader.getInterfaces()) {
+            if (volatileIn(implemented, name, descriptor, depth + 1)) {
+                return true;
+            }
+        }
+        return volatileIn(reader.getSuperName(), name, descriptor, depth + 1);
+    }
+
+    @Override
+    public String staticsHolder(String owner, String name, String descriptor, String accessor) {
+        String current = owner;
+        for (int depth = 0; depth < MAX_DEPTH && current != null && !isJdk(current); depth++) {
+            ClassReader reader = read(current);
+            if (reader == null) {
+                return owner;
+            }
+            int fieldAccess = fieldAccess(reader, name, descriptor);
+            if (fieldAccess >= 0) {
+                boolean isClass = (reader.getAccess() & Opcodes.ACC_INTERFACE) == 0;
+                return (fieldAccess & Opcodes.ACC_STATIC) != 0 && isClass
+                        && FieldResolver.mayName(reader.getAccess(), current, accessor) ? current : owner;
+            }
+            for (String implemented : reader.getInterfaces()) {
+                if (interfaceDeclares(implemented, name, descriptor, depth + 1)) {
+                    return owner; // an interface's constant, which the JVM finds first: left as named
+                }
+            }
+            current = reader.getSuperName();
+        }
+        return owner;
+    }
+
+    private boolean interfaceDeclares(String type, String name, String descriptor, int depth) {
+        if (depth > MAX_DEPTH) {
+            return false;
+        }
+        if (isJdk(type)) {
+            Class<?> jdk = jdkClass(type);
+            try {
+                return jdk != null && jdk.getField(name) != null;
+            } catch (NoSuchFieldException | SecurityException e) {
+                return false;
+            }
+        }
+        ClassReader reader = read(type);
+        if (reader == null) {
+            return false;
+        }
+        if (fieldAccess(reader, name, descriptor) >= 0) {
+            return true;
+        }
+        for (String inherited : reader.getInterfaces()) {
+            if (interfaceDeclares(inherited, name, descriptor, depth + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The access flags of the field the class declares, or -1. */
+    private static int fieldAccess(ClassReader reader, String name, String descriptor) {
         int[] access = {-1};
         reader.accept(new ClassVisitor(Opcodes.ASM9) {
             @Override
@@ -120,15 +185,7 @@ final class ClassHierarchy implements FieldResolver, JdkInheritance {
                 return null;
             }
         }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
-        if (access[0] >= 0) {
-            return (access[0] & Opcodes.ACC_VOLATILE) != 0;
-        }
-        for (String implemented : reader.getInterfaces()) {
-            if (volatileIn(implemented, name, descriptor, depth + 1)) {
-                return true;
-            }
-        }
-        return volatileIn(reader.getSuperName(), name, descriptor, depth + 1);
+        return access[0];
     }
 
     private static Class<?> jdkClass(String internalName) {

@@ -514,8 +514,20 @@ final class HomeSpace {
         return true;
     }
 
-    /** A write to a shared master: every worker's next refresh compares it. */
+    /**
+     * A write to a shared master: every worker's next refresh compares it. A class stands for a
+     * static field named through it, which may live in a superclass's statics.
+     */
     void written(Object master) {
+        if (master instanceof Class<?> named) {
+            for (Class<?> type : StaticsHolders.mayHold(named)) {
+                long id = classIds.get(type).get();
+                if (id != 0) {
+                    tracked(id);
+                }
+            }
+            return;
+        }
         long id = sharedId(master);
         if (id != 0) {
             tracked(id);

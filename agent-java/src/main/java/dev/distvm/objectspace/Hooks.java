@@ -181,6 +181,9 @@ public final class Hooks {
      * Returns what the after-hook is handed: whether the write was counted as begun.
      */
     public static boolean beforeVolatileWrite(Object holder, String owner, String field) {
+        if (holder instanceof Class<?> named) {
+            holder = StaticsHolders.declaring(named, field);
+        }
         WorkerRuntime w = worker;
         if (w != null) {
             if (w.space().isCopy(holder)) {
@@ -195,6 +198,9 @@ public final class Hooks {
 
     /** {@code owner} and {@code field} name the field as the write instruction did (owner as an internal name). */
     public static void afterVolatileWrite(Object holder, boolean begun, String owner, String field) {
+        if (holder instanceof Class<?> named) {
+            holder = StaticsHolders.declaring(named, field);
+        }
         WorkerRuntime w = worker;
         if (w != null && w.space().isCopy(holder)) {
             w.volatileWritten(holder, begun, owner, field);

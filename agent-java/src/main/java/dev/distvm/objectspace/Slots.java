@@ -78,7 +78,7 @@ abstract class Slots {
     /**
      * The slot of the field that a field instruction naming {@code owner} (an internal name) and
      * {@code name} resolves to, for holders of this kind; -1 when no slot holds it (an array, or a
-     * static declared by a superclass of the class named).
+     * field of a JDK superclass).
      */
     int fieldSlot(String owner, String name) {
         return -1;
@@ -193,11 +193,13 @@ abstract class Slots {
         private final boolean[] isVolatile;
         private final String[] names;
         private final Class<?> type;
+        private final boolean statics;
         private final Field[] fields;
         private final Map<String, Integer> resolved = new ConcurrentHashMap<>();
 
         FieldSlots(Class<?> type, List<Field> fields, boolean statics) {
             this.type = type;
+            this.statics = statics;
             this.fields = fields.toArray(new Field[0]);
             int n = fields.size();
             offsets = new long[n];
@@ -299,11 +301,15 @@ abstract class Slots {
             return names[slot];
         }
 
-        /** As the JVM resolves a field: from the class named up through its superclasses, the first that declares it. */
+        /**
+         * As the JVM resolves a field: from the class named up through its superclasses, the first
+         * that declares it. A class's statics are its own fields, whoever named them
+         * ({@link StaticsHolders} found the class that declares a static).
+         */
         @Override
         int fieldSlot(String owner, String name) {
             return resolved.computeIfAbsent(owner + '.' + name, key -> {
-                String ownerName = owner.replace('/', '.');
+                String ownerName = statics ? type.getName() : owner.replace('/', '.');
                 Class<?> c = type;
                 while (c != null && !c.getName().equals(ownerName)) {
                     c = c.getSuperclass();

@@ -487,8 +487,20 @@ final class WorkerSpace implements Holders {
         }
     }
 
-    /** A write to a copy (reported by the rewritten code after the store): the next release compares it. */
+    /**
+     * A write to a copy (reported by the rewritten code after the store): the next release compares
+     * it. A class stands for a static field named through it, which may live in a superclass's statics.
+     */
     void written(Object holder) {
+        if (holder instanceof Class<?> named) {
+            for (Class<?> type : StaticsHolders.mayHold(named)) {
+                Copy copy = classCopy(type);
+                if (copy != null) {
+                    tracking.written(copy, type);
+                }
+            }
+            return;
+        }
         Copy copy = copyOf(holder);
         if (copy != null) {
             tracking.written(copy, holder);

@@ -1,5 +1,6 @@
 package dev.distvm.agent;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,6 +18,19 @@ class ClassHierarchyTest {
             bytes[0] = 1;
         }
     }
+
+    /** Statics named through subclasses. */
+    static class DeclaresStatics {
+        static int total;
+        static int limit;
+        int instanceCount;
+    }
+
+    interface Limits {
+        int limit = 3;
+    }
+
+    static class NamesThem extends DeclaresStatics implements Limits {}
 
     /** A loader that finds this test's classes, or fails to read them as a worker whose home does not answer would. */
     private static ClassLoader loader(boolean readable) {
@@ -48,6 +62,21 @@ class ClassHierarchyTest {
         assertTrue(hierarchy.inheritedFromJdk(SPINNER, "setName", "(Ljava/lang/String;)V"), "Thread's");
         assertFalse(hierarchy.inheritedFromJdk("dev/distvm/agent/ClassHierarchyTest", "hashCode", "()I"),
                 "a class that extends Object alone inherits nothing that writes");
+    }
+
+    @Test
+    void aStaticNamedThroughASubclassIsHeldByTheClassThatDeclaresIt() {
+        ClassHierarchy hierarchy = new ClassHierarchy(loader(true));
+        String names = "dev/distvm/agent/ClassHierarchyTest$NamesThem";
+        String declares = "dev/distvm/agent/ClassHierarchyTest$DeclaresStatics";
+        String samePackage = "dev/distvm/agent/Caller";
+        assertEquals(declares, hierarchy.staticsHolder(names, "total", "I", samePackage));
+        assertEquals(names, hierarchy.staticsHolder(names, "limit", "I", samePackage),
+                "the interface's constant comes first, as the JVM resolves it");
+        assertEquals(names, hierarchy.staticsHolder(names, "instanceCount", "I", samePackage), "not a static");
+        assertEquals(names, hierarchy.staticsHolder(names, "total", "I", "elsewhere/Caller"),
+                "a package-private class that another package may not name");
+        assertEquals(names, hierarchy.staticsHolder(names, "missing", "I", samePackage));
     }
 
     @Test

@@ -29,7 +29,8 @@ class JmmConformanceIT {
             "hashes-under-jdk-superclasses", "threads-asking-about-themselves", "latches-and-barriers",
             "exceptions-stored-by-threads", "clones-of-shared-objects", "big-numbers-by-value",
             "records-and-fieldless-jdk-superclasses", "immutable-collections-by-value",
-            "waits-on-thread-objects", "stack-sizes-asked-for", "thread-groups", "peterson-locks");
+            "waits-on-thread-objects", "stack-sizes-asked-for", "thread-groups", "peterson-locks",
+            "statics-named-through-subclasses");
 
     @TempDir
     Path temp;

@@ -102,6 +102,7 @@ class SlotsTest {
         assertEquals(-1, slots.fieldSlot(shadowing, "missing"));
         assertEquals(-1, slots.fieldSlot("some/OtherClass", "hidden"));
         assertEquals(1, Slots.of(Holder.class).fieldSlot(Holder.class.getName().replace('.', '/'), "label"));
+        assertEquals(1, Slots.of(Holder.class).fieldSlot("a/SubclassOfHolder", "label"), "a class's statics, whoever named them");
     }
 
     @Test

@@ -40,8 +40,13 @@ final class FieldAccessRewriter extends HelperHost {
     private final RewriteCounts counts;
     private final Map<String, AccessHelper> helpers = new LinkedHashMap<>();
 
+    /**
+     * One helper per distinct access; {@code statics} is the class whose statics hold a static
+     * field (its declaring class where the code may name it, see {@link FieldResolver#staticsHolder}):
+     * its state is checked and it is the hooks' target.
+     */
     private record AccessHelper(String name, int opcode, String owner, String field, String fieldDescriptor,
-            boolean isVolatile, boolean ownerIsInterface) {
+            boolean isVolatile, boolean ownerIsInterface, String statics) {
 
         boolean isStatic() {
             return opcode == Opcodes.GETSTATIC || opcode == Opcodes.PUTSTATIC;
@@ -196,10 +201,14 @@ final class FieldAccessRewriter extends HelperHost {
                 default -> "$dist$putstatic$";
             };
             boolean isStatic = opcode == Opcodes.GETSTATIC || opcode == Opcodes.PUTSTATIC;
+            String statics = isStatic ? fieldResolver.staticsHolder(owner, name, descriptor, className) : owner;
+            if (!isApplicationClass.test(statics)) {
+                statics = owner;
+            }
             boolean ownerIsInterface = isStatic
-                    && (owner.equals(className) ? isInterface : fieldResolver.isInterface(owner));
+                    && (statics.equals(className) ? isInterface : fieldResolver.isInterface(statics));
             return new AccessHelper(prefix + helpers.size(), opcode, owner, name, descriptor,
-                    fieldResolver.isVolatile(owner, name, descriptor), ownerIsInterface);
+                    fieldResolver.isVolatile(owner, name, descriptor), ownerIsInterface, statics);
         });
     }
 
@@ -247,7 +256,7 @@ final class FieldAccessRewriter extends HelperHost {
     /** The object or class whose copy the runtime must make valid. */
     private void pushTarget(MethodVisitor method, AccessHelper helper) {
         if (helper.isStatic()) {
-            ClassLiterals.push(method, helper.owner(), majorVersion);
+            ClassLiterals.push(method, helper.statics(), majorVersion);
         } else {
             method.visitVarInsn(Opcodes.ALOAD, 0);
         }
@@ -276,7 +285,7 @@ final class FieldAccessRewriter extends HelperHost {
             return;
         }
         Label valid = new Label();
-        method.visitFieldInsn(Opcodes.GETSTATIC, helper.owner(), ObjectStateInjector.STATIC_STATE, "I");
+        method.visitFieldInsn(Opcodes.GETSTATIC, helper.statics(), ObjectStateInjector.STATIC_STATE, "I");
         method.visitJumpInsn(Opcodes.IFGE, valid);
         pushTarget(method, helper);
         hooks.invoke(method, RuntimeHooks.STATIC_FAULT);
@@ -296,7 +305,7 @@ final class FieldAccessRewriter extends HelperHost {
     private void reportWriteToShared(MethodVisitor method, AccessHelper helper) {
         Label local = new Label();
         if (helper.isStatic()) {
-            method.visitFieldInsn(Opcodes.GETSTATIC, helper.owner(), ObjectStateInjector.STATIC_STATE, "I");
+            method.visitFieldInsn(Opcodes.GETSTATIC, helper.statics(), ObjectStateInjector.STATIC_STATE, "I");
             method.visitJumpInsn(Opcodes.IFEQ, local);
             pushTarget(method, helper);
             hooks.invoke(method, RuntimeHooks.WRITTEN);

@@ -41,6 +41,28 @@ final class LoadedClasses implements FieldResolver {
     }
 
     @Override
+    public String staticsHolder(String owner, String name, String descriptor, String accessor) {
+        for (Class<?> type = load(owner); type != null && type.getClassLoader() != null; type = type.getSuperclass()) {
+            for (Field field : type.getDeclaredFields()) {
+                if (field.getName().equals(name)) {
+                    String internalName = type.getName().replace('.', '/');
+                    return Modifier.isStatic(field.getModifiers()) && !type.isInterface()
+                            && FieldResolver.mayName(type.getModifiers(), internalName, accessor) ? internalName : owner;
+                }
+            }
+            for (Class<?> implemented : type.getInterfaces()) {
+                try {
+                    implemented.getField(name);
+                    return owner; // an interface's constant, which the JVM finds first
+                } catch (NoSuchFieldException e) {
+                    // not there: on to the superclass
+                }
+            }
+        }
+        return owner;
+    }
+
+    @Override
     public boolean isInterface(String owner) {
         Class<?> type = load(owner);
         return type != null && type.isInterface();

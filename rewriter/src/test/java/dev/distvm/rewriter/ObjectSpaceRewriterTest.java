@@ -121,6 +121,14 @@ class ObjectSpaceRewriterTest {
             }
         }
 
+        /** Names {@link Statics}' fields through itself: they live in {@code Statics}' statics. */
+        public static class NamesInheritedStatics extends Statics {
+            public static int bump() {
+                NamesInheritedStatics.hits += 2;
+                return NamesInheritedStatics.hits;
+            }
+        }
+
         public interface Constants {
             List<String> NAMES = new ArrayList<>(List.of("a", "b"));
 
@@ -472,6 +480,25 @@ class ObjectSpaceRewriterTest {
         assertEquals(1, result.counts().get(Kind.STATIC_READ));
         assertEquals(1, result.counts().get(Kind.STATIC_WRITE));
         assertEquals(2, loader.result(reader).counts().get(Kind.STATIC_READ));
+    }
+
+    @Test
+    void aStaticNamedThroughASubclassChecksAndReportsTheStaticsOfTheClassThatDeclaresIt() throws Exception {
+        RewritingLoader loader = new RewritingLoader();
+        Class<?> statics = loader.subject(Subjects.Statics.class);
+        Class<?> names = loader.subject(Subjects.NamesInheritedStatics.class);
+        call(statics, "hit"); // initialized, so that its initializer's write does not count below
+        setStaticState(names, -1); // the named class's state is not the one that counts
+        setStaticState(statics, 1);
+        ObjectSpaceCalls.reset();
+        assertEquals(13, call(names, "bump"));
+        assertEquals(List.of("written Statics.class"), ObjectSpaceCalls.calls("written", "staticFault"));
+
+        setStaticState(statics, -1);
+        ObjectSpaceCalls.reset();
+        call(names, "bump");
+        assertEquals(List.of("staticFault Statics.class", "staticFault Statics.class", "staticFault Statics.class"),
+                ObjectSpaceCalls.calls("staticFault"));
     }
 
     @Test
