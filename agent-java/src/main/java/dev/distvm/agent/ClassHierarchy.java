@@ -133,8 +133,10 @@ final class ClassHierarchy implements FieldResolver, JdkInheritance {
             int fieldAccess = fieldAccess(reader, name, descriptor);
             if (fieldAccess >= 0) {
                 boolean isClass = (reader.getAccess() & Opcodes.ACC_INTERFACE) == 0;
-                return (fieldAccess & Opcodes.ACC_STATIC) != 0 && isClass
-                        && FieldResolver.mayName(reader.getAccess(), current, accessor) ? current : owner;
+                if ((fieldAccess & Opcodes.ACC_STATIC) == 0 || !isClass || current.equals(owner)) {
+                    return owner;
+                }
+                return FieldResolver.mayName(reader.getAccess(), current, accessor) ? current : null;
             }
             for (String implemented : reader.getInterfaces()) {
                 if (interfaceDeclares(implemented, name, descriptor, depth + 1)) {

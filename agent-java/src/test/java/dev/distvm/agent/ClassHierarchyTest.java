@@ -2,6 +2,7 @@ package dev.distvm.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -74,8 +75,10 @@ class ClassHierarchyTest {
         assertEquals(names, hierarchy.staticsHolder(names, "limit", "I", samePackage),
                 "the interface's constant comes first, as the JVM resolves it");
         assertEquals(names, hierarchy.staticsHolder(names, "instanceCount", "I", samePackage), "not a static");
-        assertEquals(names, hierarchy.staticsHolder(names, "total", "I", "elsewhere/Caller"),
-                "a package-private class that another package may not name");
+        assertNull(hierarchy.staticsHolder(names, "total", "I", "elsewhere/Caller"),
+                "declared by a package-private class that another package may not name");
+        assertEquals(declares, hierarchy.staticsHolder(declares, "total", "I", "elsewhere/Caller"),
+                "named by the code as the class that declares it");
         assertEquals(names, hierarchy.staticsHolder(names, "missing", "I", samePackage));
     }
 

@@ -43,10 +43,12 @@ final class FieldAccessRewriter extends HelperHost {
     /**
      * One helper per distinct access; {@code statics} is the class whose statics hold a static
      * field (its declaring class where the code may name it, see {@link FieldResolver#staticsHolder}):
-     * its state is checked and it is the hooks' target.
+     * its state is checked and it is the hooks' target. When a superclass the code may not name
+     * declares it ({@code declaredUnnamed}), no state can be read: the runtime is asked at every
+     * access and told of every write, as for an interface's fields.
      */
     private record AccessHelper(String name, int opcode, String owner, String field, String fieldDescriptor,
-            boolean isVolatile, boolean ownerIsInterface, String statics) {
+            boolean isVolatile, boolean ownerIsInterface, String statics, boolean declaredUnnamed) {
 
         boolean isStatic() {
             return opcode == Opcodes.GETSTATIC || opcode == Opcodes.PUTSTATIC;
@@ -201,14 +203,13 @@ final class FieldAccessRewriter extends HelperHost {
                 default -> "$dist$putstatic$";
             };
             boolean isStatic = opcode == Opcodes.GETSTATIC || opcode == Opcodes.PUTSTATIC;
-            String statics = isStatic ? fieldResolver.staticsHolder(owner, name, descriptor, className) : owner;
-            if (!isApplicationClass.test(statics)) {
-                statics = owner;
-            }
+            String holder = isStatic ? fieldResolver.staticsHolder(owner, name, descriptor, className) : owner;
+            boolean declaredUnnamed = holder == null;
+            String statics = declaredUnnamed || !isApplicationClass.test(holder) ? owner : holder;
             boolean ownerIsInterface = isStatic
                     && (statics.equals(className) ? isInterface : fieldResolver.isInterface(statics));
             return new AccessHelper(prefix + helpers.size(), opcode, owner, name, descriptor,
-                    fieldResolver.isVolatile(owner, name, descriptor), ownerIsInterface, statics);
+                    fieldResolver.isVolatile(owner, name, descriptor), ownerIsInterface, statics, declaredUnnamed);
         });
     }
 
@@ -279,7 +280,7 @@ final class FieldAccessRewriter extends HelperHost {
     }
 
     private void faultIfStaticsNotValid(MethodVisitor method, AccessHelper helper) {
-        if (helper.ownerIsInterface()) { // no state field to look at: the runtime decides every time
+        if (helper.ownerIsInterface() || helper.declaredUnnamed()) { // no state field to look at: the runtime decides every time
             pushTarget(method, helper);
             hooks.invoke(method, RuntimeHooks.STATIC_FAULT);
             return;
@@ -303,6 +304,11 @@ final class FieldAccessRewriter extends HelperHost {
      * shared thing. After the store, so that a release that finds the mark also finds the value.
      */
     private void reportWriteToShared(MethodVisitor method, AccessHelper helper) {
+        if (helper.declaredUnnamed()) { // no state field to look at: the runtime decides
+            pushTarget(method, helper);
+            hooks.invoke(method, RuntimeHooks.WRITTEN);
+            return;
+        }
         Label local = new Label();
         if (helper.isStatic()) {
             method.visitFieldInsn(Opcodes.GETSTATIC, helper.statics(), ObjectStateInjector.STATIC_STATE, "I");

@@ -20,8 +20,9 @@ public interface FieldResolver {
     /**
      * The class whose statics hold static field {@code owner.name:descriptor}, resolved as the JVM
      * resolves it, when code in {@code accessor} may name that class (it is public or in the same
-     * package) and it is a class, not an interface; otherwise {@code owner}. A static named through
-     * a subclass ({@code Sub.total}, declared by {@code Base}) lives in {@code Base}'s statics, whose
+     * package) and it is a class, not an interface; null when a superclass of {@code owner} that
+     * {@code accessor} may not name declares it; otherwise {@code owner}. A static named through a
+     * subclass ({@code Sub.total}, declared by {@code Base}) lives in {@code Base}'s statics, whose
      * state the rewritten code must check and whose writes it must report.
      */
     String staticsHolder(String owner, String name, String descriptor, String accessor);

@@ -46,8 +46,10 @@ final class LoadedClasses implements FieldResolver {
             for (Field field : type.getDeclaredFields()) {
                 if (field.getName().equals(name)) {
                     String internalName = type.getName().replace('.', '/');
-                    return Modifier.isStatic(field.getModifiers()) && !type.isInterface()
-                            && FieldResolver.mayName(type.getModifiers(), internalName, accessor) ? internalName : owner;
+                    if (!Modifier.isStatic(field.getModifiers()) || type.isInterface() || internalName.equals(owner)) {
+                        return owner;
+                    }
+                    return FieldResolver.mayName(type.getModifiers(), internalName, accessor) ? internalName : null;
                 }
             }
             for (Class<?> implemented : type.getInterfaces()) {
