@@ -1,5 +1,6 @@
 package itapp.jmm;
 
+import itapp.jmm.elsewhere.NamedAcrossPackages;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
@@ -409,6 +410,17 @@ final class Cases {
 
     static final class NamesInheritedStatics extends DeclaresStatics {}
 
+    /** A total and a volatile stage, each read and written through one name, as the caller's code spells it. */
+    interface StaticsThroughName {
+        void add(long amount);
+
+        long total();
+
+        void arrive();
+
+        int stage();
+    }
+
     /**
      * Static fields named through a subclass ({@code NamesInheritedStatics.total}, declared by its
      * superclass): the writes of every node reach the declaring class's statics. A worker marked
@@ -416,6 +428,31 @@ final class Cases {
      * and a volatile written that way was not carried either.
      */
     static String staticsNamedThroughSubclasses() throws InterruptedException {
+        return countThrough(new StaticsThroughName() {
+            public void add(long amount) { NamesInheritedStatics.total += amount; }
+            public long total() { return NamesInheritedStatics.total; }
+            public void arrive() { NamesInheritedStatics.stage = NamesInheritedStatics.stage + 1; }
+            public int stage() { return NamesInheritedStatics.stage; }
+        });
+    }
+
+    /**
+     * The same through a public class of another package whose package-private superclass declares
+     * the fields: this code may not name that superclass, so its rewritten accesses ask the runtime
+     * which statics hold them. A worker whose named class had no statics of its own neither fetched
+     * nor reported them, and its spinners hung.
+     */
+    static String staticsNamedAcrossPackages() throws InterruptedException {
+        return countThrough(new StaticsThroughName() {
+            public void add(long amount) { NamedAcrossPackages.total += amount; }
+            public long total() { return NamedAcrossPackages.total; }
+            public void arrive() { NamedAcrossPackages.stage = NamedAcrossPackages.stage + 1; }
+            public int stage() { return NamedAcrossPackages.stage; }
+        });
+    }
+
+    /** Four threads add to the total under a lock, then arrive at the stage and spin until all did. */
+    private static String countThrough(StaticsThroughName statics) throws InterruptedException {
         int increments = 500;
         Object lock = new Object();
         int count = 4;
@@ -425,13 +462,13 @@ final class Cases {
             threads[t] = new Thread(() -> {
                 for (int i = 0; i < increments; i++) {
                     synchronized (lock) {
-                        NamesInheritedStatics.total += me + 1;
+                        statics.add(me + 1);
                     }
                 }
                 synchronized (lock) {
-                    NamesInheritedStatics.stage = NamesInheritedStatics.stage + 1;
+                    statics.arrive();
                 }
-                while (NamesInheritedStatics.stage < count) {
+                while (statics.stage() < count) {
                     Thread.onSpinWait();
                 }
             }, "inherited-statics-" + t);
@@ -441,8 +478,8 @@ final class Cases {
             t.join();
         }
         long expected = (long) increments * (1 + 2 + 3 + 4);
-        if (DeclaresStatics.total != expected || DeclaresStatics.stage != count) {
-            return "total " + DeclaresStatics.total + " (expected " + expected + "), stage " + DeclaresStatics.stage;
+        if (statics.total() != expected || statics.stage() != count) {
+            return "total " + statics.total() + " (expected " + expected + "), stage " + statics.stage();
         }
         return null;
     }

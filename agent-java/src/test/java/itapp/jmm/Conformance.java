@@ -61,6 +61,7 @@ public final class Conformance {
         check("thread-groups", Cases.threadGroups());
         check("peterson-locks", Cases.petersonLocks());
         check("statics-named-through-subclasses", Cases.staticsNamedThroughSubclasses());
+        check("statics-named-across-packages", Cases.staticsNamedAcrossPackages());
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
 
