@@ -942,6 +942,40 @@ final class Cases {
         return null;
     }
 
+    /** A string of every kind of char for thread {@code i}: ASCII, accented, CJK, a pair, and surrogates alone. */
+    private static String everyKindOfChar(int i) {
+        return "t" + i + " h\u00e9llo \u65e5\u672c \uD83D\uDE00 lone-high \uD800" + i + " lone-low \uDC00 reversed \uDE00\uD83D end\uD801";
+    }
+
+    /**
+     * Strings travel by value, and every Java string must arrive as it left: a surrogate without
+     * its pair is not UTF-8, and strings sent as UTF-8 arrived with '?' in its place.
+     */
+    static String stringsWithUnpairedSurrogates() throws InterruptedException {
+        String[] made = new String[THREADS];
+        String[] seen = new String[THREADS];
+        String given = everyKindOfChar(-1);
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(() -> {
+                made[mine] = everyKindOfChar(mine);
+                seen[mine] = given;
+            }, "strings-" + i);
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (int i = 0; i < THREADS; i++) {
+            if (!everyKindOfChar(i).equals(made[i]) || !given.equals(seen[i])) {
+                return "thread " + i + " made " + made[i].chars().mapToObj(Integer::toHexString).toList()
+                        + " and saw " + seen[i].chars().mapToObj(Integer::toHexString).toList();
+            }
+        }
+        return null;
+    }
+
     record Part(int index, long sum, String label) {}
 
     /** A JDK superclass without state, as {@code Record} is: the object's fields are its class's own. */

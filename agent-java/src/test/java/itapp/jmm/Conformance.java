@@ -62,6 +62,7 @@ public final class Conformance {
         check("peterson-locks", Cases.petersonLocks());
         check("statics-named-through-subclasses", Cases.staticsNamedThroughSubclasses());
         check("statics-named-across-packages", Cases.staticsNamedAcrossPackages());
+        check("strings-with-unpaired-surrogates", Cases.stringsWithUnpairedSurrogates());
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
 

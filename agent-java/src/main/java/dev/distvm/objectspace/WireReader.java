@@ -106,9 +106,17 @@ final class WireReader {
         return id;
     }
 
-    /** [int length][UTF-8 bytes], as {@code WireBuffer.appendString} wrote it. */
+    /** [int length][UTF-8 bytes], or [int -chars][UTF-16 chars], as {@code WireBuffer.appendString} wrote it. */
     static String string(ByteBuffer in) {
         int length = in.getInt();
+        if (length < 0 && length != Integer.MIN_VALUE) {
+            int chars = -length;
+            bounded(in, 2 * chars);
+            char[] text = new char[chars];
+            in.asCharBuffer().get(text);
+            in.position(in.position() + 2 * chars);
+            return new String(text);
+        }
         bounded(in, length);
         byte[] utf8 = new byte[length];
         in.get(utf8);

@@ -30,7 +30,8 @@ class JmmConformanceIT {
             "exceptions-stored-by-threads", "clones-of-shared-objects", "big-numbers-by-value",
             "records-and-fieldless-jdk-superclasses", "immutable-collections-by-value",
             "waits-on-thread-objects", "stack-sizes-asked-for", "thread-groups", "peterson-locks",
-            "statics-named-through-subclasses", "statics-named-across-packages");
+            "statics-named-through-subclasses", "statics-named-across-packages",
+            "strings-with-unpaired-surrogates");
 
     @TempDir
     Path temp;

@@ -124,11 +124,33 @@ public final class WireBuffer {
         appendBytes(source.array, HEADER_ROOM, source.length);
     }
 
-    /** {@code [int length][UTF-8 bytes]}: unlike {@code DataOutput.writeUTF}, of any length. */
+    /**
+     * {@code [int length][UTF-8 bytes]}, of any length (unlike {@code DataOutput.writeUTF}); a
+     * string holding a surrogate without its pair, which UTF-8 cannot carry (the encoder puts a
+     * {@code ?} in its place, and a program's string would arrive changed), as
+     * {@code [int -chars][UTF-16 chars]}.
+     */
     public void appendString(String value) {
+        if (hasUnpairedSurrogate(value)) {
+            appendInt(-value.length());
+            appendView(2 * value.length()).asCharBuffer().put(value);
+            return;
+        }
         byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
         appendInt(utf8.length);
         appendBytes(utf8);
+    }
+
+    private static boolean hasUnpairedSurrogate(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
