@@ -1,6 +1,6 @@
 package dev.distvm.io;
 
-import java.nio.charset.StandardCharsets;
+import java.nio.charset.Charset;
 import java.util.Locale;
 
 /**
@@ -13,12 +13,15 @@ import java.util.Locale;
  * itself ({@code synchronized (this)}) on every JDK, so the depth below is only touched under that lock.
  */
 final class RemotePrintStream extends java.io.PrintStream {
-    private final RemoteOutput remote;
+    final RemoteOutput remote;
+    /** Kept here because {@code PrintStream.charset()} is JDK 18's. */
+    final Charset charset;
     private int depth;
 
-    RemotePrintStream(RemoteOutput remote) {
-        super(remote, true, StandardCharsets.UTF_8);
+    RemotePrintStream(RemoteOutput remote, Charset charset) {
+        super(remote, true, charset);
         this.remote = remote;
+        this.charset = charset;
     }
 
     private void whole(Runnable call) {

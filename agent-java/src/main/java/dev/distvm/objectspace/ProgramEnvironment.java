@@ -1,5 +1,6 @@
 package dev.distvm.objectspace;
 
+import dev.distvm.io.WorkerStreams;
 import dev.distvm.transport.WireBuffer;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -59,13 +60,16 @@ final class ProgramEnvironment {
 
     /**
      * Writes the environment for a start on {@code node}: the default locale, its format and display
-     * locales and the default time zone, then the properties that changed since its last start.
+     * locales, the default time zone and the charsets of the home's {@code System.out} and
+     * {@code System.err}, then the properties that changed since its last start.
      */
     synchronized void writeChanges(int node, WireBuffer out) {
         out.appendString(Locale.getDefault().toLanguageTag());
         out.appendString(Locale.getDefault(Locale.Category.FORMAT).toLanguageTag());
         out.appendString(Locale.getDefault(Locale.Category.DISPLAY).toLanguageTag());
         out.appendString(TimeZone.getDefault().getID());
+        out.appendString(WorkerStreams.encodingOf("stdout"));
+        out.appendString(WorkerStreams.encodingOf("stderr"));
         Map<String, String> now = programs();
         Map<String, String> last = sent.getOrDefault(node, Map.of());
         List<String> changed = new ArrayList<>();
@@ -112,6 +116,7 @@ final class ProgramEnvironment {
         String format = WireReader.string(in);
         String display = WireReader.string(in);
         String zone = WireReader.string(in);
+        WorkerStreams.encodeAs(WireReader.string(in), WireReader.string(in));
         if (!Locale.getDefault().toLanguageTag().equals(locale)) {
             Locale.setDefault(Locale.forLanguageTag(locale));
         }

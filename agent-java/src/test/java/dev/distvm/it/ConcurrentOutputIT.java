@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,5 +44,30 @@ class ConcurrentOutputIT {
             String json = Files.readString(report);
             RunReports.assertPlacedOnAWorker(json, "printer-0");
         }
+    }
+
+    /**
+     * Under a locale whose charset is ASCII, a plain JVM prints {@code ?} for each char beyond it;
+     * a placed thread's text is encoded as the home's stream encodes (a worker's stream encoded
+     * UTF-8 always, whatever the home's locale, and its lines differed from main's).
+     */
+    @Test
+    void textBeyondAsciiIsEncodedAsTheHomesStreamEncodesIt() throws Exception {
+        Map<String, String> asciiLocale = Map.of("LANG", "C", "LC_ALL", "C");
+        List<String> program = List.of("-cp", Jvm.TEST_CLASSES.toString(), "itapp.NonAsciiOutput");
+        List<String> expected = List.of("printer 0 h?llo ?? ? done", "printer 1 h?llo ?? ? done", "main h?llo");
+        try (Jvm plain = Jvm.start(asciiLocale, program)) {
+            assertEquals(0, plain.awaitExit(Duration.ofSeconds(60)), plain.output());
+            assertEquals(expected, plain.stdout(), plain.output());
+        }
+        Path report = temp.resolve("ascii.json");
+        List<String> arguments = new ArrayList<>(List.of("-agentpath:" + Jvm.NATIVE,
+                "-javaagent:" + Jvm.DIST_JAR + "=nodes=2,report=" + report));
+        arguments.addAll(program);
+        try (Jvm home = Jvm.start(asciiLocale, arguments)) {
+            assertEquals(0, home.awaitExit(Duration.ofSeconds(90)), home.output());
+            assertEquals(expected, home.stdout(), home.output());
+        }
+        RunReports.assertPlacedOnAWorker(Files.readString(report), "non-ascii-0");
     }
 }
