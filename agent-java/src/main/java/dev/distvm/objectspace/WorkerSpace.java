@@ -95,6 +95,13 @@ final class WorkerSpace implements Holders {
     private long lastApplied;
     /** The number of the last release sent; guarded by {@link #lock}. */
     private long lastRelease;
+    /**
+     * Why a release failed, once one did: the writes it had taken from the tracking are neither
+     * sent nor tracked any more, so no later release may tell the home that this node's threads
+     * got further (a thread's end would let its {@code join} return at the home, and the program
+     * print what it computed without those writes, before the run stopped).
+     */
+    private RuntimeException releaseFailed;
     /** Every copy and tombstone by id; the maps and sets below are guarded by this object's monitor. */
     private final Map<Long, Copy> copies = new HashMap<>();
     private final WeakIdentityMap<Object, Copy> byHolder = new WeakIdentityMap<>();
@@ -568,30 +575,42 @@ final class WorkerSpace implements Holders {
     private boolean release(Consumer<WireWriter> header, Consumer<WireBuffer> send, boolean evenIfUnchanged) {
         lock.lock();
         try {
-            WireWriter writer = new WireWriter(this);
-            header.accept(writer);
-            UnreleasedWrites.NODE.releasing();
-            WriteTracking.Scan<Copy> scan = tracking.scan();
-            // The holders first: a copy unlinked by another's diff stays alive until it is diffed too.
-            List<Copy> due = new ArrayList<>();
-            List<Object> holders = new ArrayList<>();
-            collectDue(scan, due, holders);
-            List<WireFormat.Group> groups = new ArrayList<>();
-            List<Copy> changed = new ArrayList<>();
-            diffAll(due, holders, scan, groups, changed);
-            if (groups.isEmpty() && !evenIfUnchanged) {
-                return false;
+            if (releaseFailed != null) {
+                throw new IllegalStateException("an earlier release of this node failed: " + releaseFailed.getMessage(), releaseFailed);
             }
-            WireFormat.changeGroups(writer, ScanOrder.applyOrder(groups));
-            long release = lastRelease + 1;
-            send.accept(writer.finish(release, 0));
-            lastRelease = release;
-            stampAll(changed, groups, release);
-            Reference.reachabilityFence(holders);
-            return true;
+            return releaseOnce(header, send, evenIfUnchanged);
+        } catch (RuntimeException e) {
+            if (releaseFailed == null) {
+                releaseFailed = e;
+            }
+            throw e;
         } finally {
             lock.unlock();
         }
+    }
+
+    private boolean releaseOnce(Consumer<WireWriter> header, Consumer<WireBuffer> send, boolean evenIfUnchanged) {
+        WireWriter writer = new WireWriter(this);
+        header.accept(writer);
+        UnreleasedWrites.NODE.releasing();
+        WriteTracking.Scan<Copy> scan = tracking.scan();
+        // The holders first: a copy unlinked by another's diff stays alive until it is diffed too.
+        List<Copy> due = new ArrayList<>();
+        List<Object> holders = new ArrayList<>();
+        collectDue(scan, due, holders);
+        List<WireFormat.Group> groups = new ArrayList<>();
+        List<Copy> changed = new ArrayList<>();
+        diffAll(due, holders, scan, groups, changed);
+        if (groups.isEmpty() && !evenIfUnchanged) {
+            return false;
+        }
+        WireFormat.changeGroups(writer, ScanOrder.applyOrder(groups));
+        long release = lastRelease + 1;
+        send.accept(writer.finish(release, 0));
+        lastRelease = release;
+        stampAll(changed, groups, release);
+        Reference.reachabilityFence(holders);
+        return true;
     }
 
     /** The scan's copies whose holders are alive and installed, and those holders, index by index. */

@@ -147,6 +147,17 @@ class UnsupportedIT {
         }
     }
 
+    /** A failed release leaves nothing for later ones to send: a thread's end would let main print without the lists. */
+    @Test
+    void aWorkerThreadThatEndsAfterStoringAJdkCollectionStopsTheRunBeforeItsJoinReturns() throws Exception {
+        try (Jvm home = Jvm.home("nodes=2", Jvm.TEST_CLASSES.toString(), "itapp.unsupported.EndsAfterStoringJdkObject")) {
+            assertEquals(Exits.CANNOT_RUN_COHERENTLY, home.awaitExit(Duration.ofSeconds(90)), home.output());
+            assertEquals(List.of(), home.stdout(), home.output());
+            assertTrue(home.output().contains("[dist] error: thread keeper-") && home.output().contains(ARRAY_LIST),
+                    home.output());
+        }
+    }
+
     @Test
     void nativeMethodsRunAtTheHomeAndAWorkerThreadCallingOneStopsTheRunNamingIt() throws Exception {
         List<String> library = List.of("-Ditapp.jni=" + JNI_FIXTURE);
