@@ -976,6 +976,31 @@ final class Cases {
         return null;
     }
 
+    /** The JDK's enum constants travel by name, as the program's do: the same constants on every node. */
+    static String jdkEnumConstantsByValue() throws InterruptedException {
+        java.time.DayOfWeek[] days = new java.time.DayOfWeek[THREADS];
+        TimeUnit[] units = new TimeUnit[THREADS];
+        TimeUnit given = TimeUnit.MICROSECONDS;
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(() -> {
+                days[mine] = java.time.DayOfWeek.of(mine + 1);
+                units[mine] = given == TimeUnit.MICROSECONDS ? TimeUnit.values()[mine] : null;
+            }, "jdk-enums-" + i);
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (int i = 0; i < THREADS; i++) {
+            if (days[i] != java.time.DayOfWeek.of(i + 1) || units[i] != TimeUnit.values()[i]) {
+                return "thread " + i + " stored " + days[i] + " and " + units[i];
+            }
+        }
+        return null;
+    }
+
     record Part(int index, long sum, String label) {}
 
     /** A JDK superclass without state, as {@code Record} is: the object's fields are its class's own. */

@@ -63,6 +63,7 @@ public final class Conformance {
         check("statics-named-through-subclasses", Cases.staticsNamedThroughSubclasses());
         check("statics-named-across-packages", Cases.staticsNamedAcrossPackages());
         check("strings-with-unpaired-surrogates", Cases.stringsWithUnpairedSurrogates());
+        check("jdk-enum-constants-by-value", Cases.jdkEnumConstantsByValue());
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
 

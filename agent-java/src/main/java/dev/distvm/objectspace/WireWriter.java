@@ -217,9 +217,10 @@ final class WireWriter {
             out.appendByte((byte) BIG_DECIMAL);
             out.appendInt(((BigDecimal) value).scale());
             appendBytes(out, ((BigDecimal) value).unscaledValue().toByteArray());
-        } else if (value instanceof Enum<?> v && !Slots.isJdk(v.getDeclaringClass())) {
+        } else if (value instanceof Enum<?> v) {
             // Enum constants exist on every node (their initializer runs everywhere): by name; so
-            // each node has its own state of a constant that holds any.
+            // each node has its own state of a constant that holds any. The JDK's too (a
+            // DayOfWeek, a TimeUnit): the same constants on every node.
             PerNodeState.refuse(v);
             out.appendByte((byte) ENUM);
             out.appendString(v.getDeclaringClass().getName());
@@ -259,14 +260,14 @@ final class WireWriter {
         out.appendBytes(bytes);
     }
 
-    /** The classes whose instances {@link #write} writes as what they are (so does it application enum constants). */
+    /** The classes whose instances {@link #write} writes as what they are (so does it enum constants). */
     static final Set<Class<?>> BY_VALUE = Set.of(String.class, Integer.class, Long.class, Double.class, Float.class,
             Short.class, Byte.class, Character.class, Boolean.class, Class.class, BigInteger.class, BigDecimal.class);
 
     /** Whether {@link #write} writes {@code value} as what it is, reaching nothing else (a lambda reaches what it captured). */
     static boolean travelsByValue(Object value) {
         return value == null || BY_VALUE.contains(value.getClass())
-                || value instanceof Enum<?> e && !Slots.isJdk(e.getDeclaringClass()) || Throwables.travelsByValue(value);
+                || value instanceof Enum<?> || Throwables.travelsByValue(value);
     }
 
     /** Whether a value that does not travel by value and is no lambda travels by id (else it cannot be shared). */

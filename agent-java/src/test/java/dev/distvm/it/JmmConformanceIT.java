@@ -31,7 +31,7 @@ class JmmConformanceIT {
             "records-and-fieldless-jdk-superclasses", "immutable-collections-by-value",
             "waits-on-thread-objects", "stack-sizes-asked-for", "thread-groups", "peterson-locks",
             "statics-named-through-subclasses", "statics-named-across-packages",
-            "strings-with-unpaired-surrogates");
+            "strings-with-unpaired-surrogates", "jdk-enum-constants-by-value");
 
     @TempDir
     Path temp;
