@@ -96,11 +96,6 @@ final class StaticsInReach {
             throw new UnsharableException(write.writer(), "the thread's code writes through one (" + write.call() + ", in "
                     + write.method() + "), which dist does not see, so the write would not reach other nodes");
         }
-        if (!reached.storedJdkObjects().isEmpty()) {
-            Stored stored = reached.storedJdkObjects().get(0);
-            throw new UnsharableException(stored.type(), "it is a JDK class, and the thread's code stores one into a field"
-                    + " or an array element (in " + stored.method() + "), where other threads may find it");
-        }
         for (Class<?> owner : reached.owners()) {
             PerNodeState.refuseStaticsOf(owner);
         }
@@ -116,6 +111,18 @@ final class StaticsInReach {
             } else if (canOnlyHoldUnsharable(field.getType())) {
                 throw refusal(field.getType(), field);
             }
+        }
+        // After the statics' values: an initialized class's field names the value it holds.
+        if (!reached.storedJdkObjects().isEmpty()) {
+            Stored stored = reached.storedJdkObjects().get(0);
+            String initializer = ".<clinit>";
+            if (stored.method().endsWith(initializer)) {
+                String owner = stored.method().substring(0, stored.method().length() - initializer.length());
+                throw new UnsharableException(stored.type(), "it is a JDK class, and the thread's code uses the statics of "
+                        + owner + ", whose class initializer stores one there");
+            }
+            throw new UnsharableException(stored.type(), "it is a JDK class, and the thread's code stores one into a field"
+                    + " or an array element (in " + stored.method() + "), where other threads may find it");
         }
         List<Class<?>> initialized = new ArrayList<>();
         for (Class<?> owner : reached.owners()) {

@@ -80,6 +80,22 @@ class UnsupportedIT {
     }
 
     @Test
+    void aThreadWhoseCodeUsesAClassNotYetInitializedWhoseInitializerMakesAJdkListStaysHome() throws Exception {
+        Path report = temp.resolve("lazy.json");
+        try (Jvm home = Jvm.home("nodes=2,report=" + report, Jvm.TEST_CLASSES.toString(), "itapp.unsupported.LazyRegistry")) {
+            assertEquals(0, home.awaitExit(Duration.ofSeconds(90)), home.output());
+            assertEquals(List.of("entries 2000 sum 1999000"), home.stdout(), home.output());
+            assertTrue(json(report).contains("\"registrar-0: kept home: " + ARRAY_LIST + ": it is a JDK class, and the thread's"
+                    + " code uses the statics of itapp.unsupported.LazyRegistry$Registry, whose class initializer"
+                    + " stores one there\""), json(report));
+        }
+    }
+
+    private static String json(Path report) throws java.io.IOException {
+        return Files.readString(report);
+    }
+
+    @Test
     void aThreadWhoseCodeLocksAStringStaysHomeWhenTheClassFileShowsItElseTheRunStops() throws Exception {
         for (String through : List.of("field", "local")) {
             Path report = temp.resolve("locks-" + through + ".json");

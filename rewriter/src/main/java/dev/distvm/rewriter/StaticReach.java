@@ -31,8 +31,10 @@ import org.objectweb.asm.Type;
  * made into shared data would stop the run at its next release (not the elements of an array made
  * for a JDK method's call, {@code String.format("%s", list)}, which go nowhere else). Calls are
  * followed to the named method of the named class or its nearest application superclass, and
- * lambdas to their implementation; an interface or overriding method that only a subclass
- * declares is not followed, so the answer may miss fields, never name one the code cannot reach.
+ * lambdas to their implementation, and so is the class initializer of each class whose statics
+ * are named (what it stores counts as stored); an interface or overriding method that only a
+ * subclass declares is not followed, so the answer may miss fields, never name one the code cannot
+ * reach (but one a class initializer names).
  * Pure: the caller says where class files come from.
  */
 public final class StaticReach {
@@ -112,6 +114,12 @@ public final class StaticReach {
             Body body = bodyOf(method);
             if (body != null) {
                 fields.addAll(body.fields());
+                for (Field field : body.fields()) {
+                    // The class initializer of a class whose statics the code uses stores what they
+                    // hold first (a registry's `static final List<...> L = new ArrayList<>()`), and
+                    // runs at the home when the class is first used there or on a worker.
+                    pending.add(new Method(field.owner(), "<clinit>", "()V"));
+                }
                 lockedTypes.addAll(body.lockedTypes());
                 String where = method.owner().replace('/', '.') + "." + method.name();
                 for (String stored : body.storedTypes()) {

@@ -38,6 +38,22 @@ class StaticReachTest {
 
     static final class Derived extends Base {}
 
+    /** A registry whose class initializer makes the JDK list its static holds. */
+    static final class Registry {
+        static final java.util.List<String> NAMES = new java.util.ArrayList<>();
+
+        static synchronized void add(String name) {
+            NAMES.add(name);
+        }
+    }
+
+    static final class Registrar implements Runnable {
+        @Override
+        public void run() {
+            Registry.add("me");
+        }
+    }
+
     static final class Spawner implements Runnable {
         @Override
         public void run() {
@@ -155,6 +171,13 @@ class StaticReachTest {
         String publisher = SELF.replace('/', '.') + "$Publisher";
         assertEquals(java.util.Map.of("Ljava/util/ArrayList;", publisher + ".run", "Ljava/lang/Thread;", publisher + ".keep",
                 "Ljava/util/HashSet;", publisher + ".run"), reach.storedTypes());
+    }
+
+    @Test
+    void followsTheClassInitializerOfAClassWhoseStaticsTheCodeUses() {
+        StaticReach.Reach reach = new StaticReach(StaticReachTest::bytes).from(SELF + "$Registrar", "run", "()V", 100);
+        assertEquals(Set.of(new StaticReach.Field(SELF + "$Registry", "NAMES")), reach.fields());
+        assertEquals(java.util.Map.of("Ljava/util/ArrayList;", SELF.replace('/', '.') + "$Registry.<clinit>"), reach.storedTypes());
     }
 
     @Test
