@@ -1001,6 +1001,45 @@ final class Cases {
         return null;
     }
 
+    /** A sentinel made with {@code new String}: equal to a literal, the same object as no other string. */
+    static final String END_OF_WORK = new String("end");
+
+    /**
+     * Strings and big numbers travel by value, yet a program may compare them by identity: the
+     * sentinel it made, sent out and back, is still that object ({@code ==}); an equal string is
+     * not; the value one thread stored twice is one object where it arrives; {@code BigInteger.ONE}
+     * is {@code BigInteger.ONE}. Before, every arrival made a new object, and a consumer waiting for
+     * {@code line == END_OF_WORK} never stopped.
+     */
+    static String identityOfValuesThatTravelByValue() throws InterruptedException {
+        Object[][] seen = new Object[THREADS][];
+        boolean[][] compared = new boolean[THREADS][];
+        Object[] given = {END_OF_WORK, "end", new BigInteger("123456789012345678901234567890")};
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int mine = i;
+            threads[i] = new Thread(() -> {
+                String made = new String("made-" + mine);
+                BigInteger big = BigInteger.TEN.pow(30 + mine);
+                compared[mine] = new boolean[] {given[0] == END_OF_WORK, given[1] != END_OF_WORK, given[0].equals(given[1])};
+                seen[mine] = new Object[] {given[0], given[2], made, made, big, big, BigInteger.ONE, BigDecimal.TEN};
+            }, "identities-" + i);
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (int i = 0; i < THREADS; i++) {
+            Object[] s = seen[i];
+            boolean[] c = compared[i];
+            if (!c[0] || !c[1] || !c[2] || s[0] != END_OF_WORK || s[1] != given[2] || s[2] != s[3] || s[4] != s[5]
+                    || s[6] != BigInteger.ONE || s[7] != BigDecimal.TEN || !s[2].equals("made-" + i)) {
+                return "thread " + i + " compared " + java.util.Arrays.toString(c) + " and stored " + java.util.Arrays.toString(s);
+            }
+        }
+        return null;
+    }
+
     record Part(int index, long sum, String label) {}
 
     /** A JDK superclass without state, as {@code Record} is: the object's fields are its class's own. */

@@ -64,6 +64,7 @@ public final class Conformance {
         check("statics-named-across-packages", Cases.staticsNamedAcrossPackages());
         check("strings-with-unpaired-surrogates", Cases.stringsWithUnpairedSurrogates());
         check("jdk-enum-constants-by-value", Cases.jdkEnumConstantsByValue());
+        check("identity-of-values-that-travel-by-value", Cases.identityOfValuesThatTravelByValue());
         System.exit(FAILURES.isEmpty() ? 0 : 1);
     }
 

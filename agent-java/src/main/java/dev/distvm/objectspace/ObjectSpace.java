@@ -53,6 +53,7 @@ public final class ObjectSpace {
     /** @param mainThread the thread that runs {@code main} */
     public static void startHome(Endpoint endpoint, Membership membership, ClassLoader applicationLoader,
                                  Thread mainThread) {
+        ValueIdentities.numberAs(endpoint::nodeId);
         Hooks.home = new HomeRuntime(endpoint, membership, applicationLoader, mainThread);
     }
 
@@ -66,6 +67,7 @@ public final class ObjectSpace {
             // The hooks would treat every copy as a local object: stop rather than compute wrongly.
             throw new IllegalStateException("dist's hooks were initialized before this node knew it is a worker");
         }
+        ValueIdentities.numberAs(endpoint::nodeId);
         Hooks.worker = new WorkerRuntime(endpoint, homeAddress, new Senders("this worker's home", isHome), applicationLoader);
     }
 

@@ -219,10 +219,12 @@ final class WireReader {
             case WireWriter.STRING -> string(in);
             case WireWriter.INTERNED_STRING -> string(in).intern();
             case WireWriter.CLASS -> load(string(in));
-            case WireWriter.BIG_INTEGER -> new BigInteger(bytes(in)); // an empty magnitude throws NumberFormatException
-            case WireWriter.BIG_DECIMAL -> bigDecimal(in);
+            // Without an id, a big number is the one valueOf caches (ValueIdentities.isCanonical).
+            case WireWriter.BIG_INTEGER -> ValueIdentities.canonical(new BigInteger(bytes(in)));
+            case WireWriter.BIG_DECIMAL -> ValueIdentities.canonical(bigDecimal(in));
             case WireWriter.ENUM -> enumConstant(string(in), string(in));
             case WireWriter.REF -> resolve(in.getLong());
+            case WireWriter.IDENTIFIED -> identified(in.getLong());
             case WireWriter.CHUNK -> PrimitiveArrays.readWhole(in);
             case WireWriter.RUN -> MaskedRun.read(in);
             case WireWriter.LAMBDA -> Lambdas.read(this);
@@ -260,6 +262,18 @@ final class WireReader {
         } catch (ClassNotFoundException e) {
             throw new IllegalStateException("object-space message names class " + name + ", which is not found here", e);
         }
+    }
+
+    /** A value that travels by value but keeps its identity ({@link ValueIdentities}): a string, a big number. */
+    private Object identified(long id) {
+        int tag = Byte.toUnsignedInt(in.get());
+        Object value = switch (tag) {
+            case WireWriter.STRING -> string(in);
+            case WireWriter.BIG_INTEGER -> new BigInteger(bytes(in)); // an empty magnitude throws NumberFormatException
+            case WireWriter.BIG_DECIMAL -> bigDecimal(in);
+            default -> throw new IllegalArgumentException("object-space message: value tag " + tag + " cannot carry an identity");
+        };
+        return ValueIdentities.arrived(id, value);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

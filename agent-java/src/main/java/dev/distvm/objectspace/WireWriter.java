@@ -29,7 +29,7 @@ final class WireWriter {
     static final int NULL = 0, BOOLEAN = 1, BYTE = 2, CHAR = 3, SHORT = 4, INT = 5, LONG = 6, FLOAT = 7,
             DOUBLE = 8, STRING = 9, CLASS = 10, REF = 11, ENUM = 12, CHUNK = 13, RUN = 14, LAMBDA = 15,
             INTERNED_STRING = 16, THROWABLE = 17, ABSENT_CHUNKS = 18, CHANGED_CHUNKS = 19, BIG_INTEGER = 20, BIG_DECIMAL = 21,
-            IMMUTABLE_COLLECTION = 22;
+            IMMUTABLE_COLLECTION = 22, IDENTIFIED = 23;
     /** In a holder's header, on its kind: an array sent on demand, whose state is its absent chunks' flags. */
     static final int ON_DEMAND = 0x80;
     /** Where the body starts: after the sequence, the acknowledged count and the body's length. */
@@ -204,16 +204,23 @@ final class WireWriter {
             // A string travels by value, but the pool's string (a literal's) stays the pool's where it
             // arrives, so that == with a literal there says what it says here (a sentinel compared by
             // identity). Asking the pool adds a string it lacks, as the program's own intern() would.
-            out.appendByte((byte) (v.intern() == v ? INTERNED_STRING : STRING));
+            // Any other keeps its identity by an id (ValueIdentities).
+            boolean interned = v.intern() == v;
+            if (!interned) {
+                identified(out, v);
+            }
+            out.appendByte((byte) (interned ? INTERNED_STRING : STRING));
             out.appendString(v);
         } else if (value instanceof Class<?> v) {
             out.appendByte((byte) CLASS);
             out.appendString(v.getName());
         } else if (value.getClass() == BigInteger.class) {
             // Immutable values, as strings are (a subclass of either is an application object).
+            identifiedUnlessCanonical(out, value);
             out.appendByte((byte) BIG_INTEGER);
             appendBytes(out, ((BigInteger) value).toByteArray());
         } else if (value.getClass() == BigDecimal.class) {
+            identifiedUnlessCanonical(out, value);
             out.appendByte((byte) BIG_DECIMAL);
             out.appendInt(((BigDecimal) value).scale());
             appendBytes(out, ((BigDecimal) value).unscaledValue().toByteArray());
@@ -258,6 +265,18 @@ final class WireWriter {
     private static void appendBytes(WireBuffer out, byte[] bytes) {
         out.appendInt(bytes.length);
         out.appendBytes(bytes);
+    }
+
+    /** [IDENTIFIED][id] before a value that travels by value but keeps its identity ({@link ValueIdentities}). */
+    private static void identified(WireBuffer out, Object value) {
+        out.appendByte((byte) IDENTIFIED);
+        out.appendLong(ValueIdentities.idOf(value));
+    }
+
+    private static void identifiedUnlessCanonical(WireBuffer out, Object bigNumber) {
+        if (!ValueIdentities.isCanonical(bigNumber)) {
+            identified(out, bigNumber);
+        }
     }
 
     /** The classes whose instances {@link #write} writes as what they are (so does it enum constants). */

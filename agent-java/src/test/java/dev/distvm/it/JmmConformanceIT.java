@@ -31,7 +31,8 @@ class JmmConformanceIT {
             "records-and-fieldless-jdk-superclasses", "immutable-collections-by-value",
             "waits-on-thread-objects", "stack-sizes-asked-for", "thread-groups", "peterson-locks",
             "statics-named-through-subclasses", "statics-named-across-packages",
-            "strings-with-unpaired-surrogates", "jdk-enum-constants-by-value");
+            "strings-with-unpaired-surrogates", "jdk-enum-constants-by-value",
+            "identity-of-values-that-travel-by-value");
 
     @TempDir
     Path temp;
