@@ -70,73 +70,12 @@ public final class Hooks {
         }
     }
 
-    // ---- array stores: each replaces one store instruction, then marks the chunk if the array is shared ----
-    // On a worker the element's chunk must be here first (AbsentChunks says why a write needs it too).
+    // ---- array stores: after each store instruction, which stays the program's own ----
+    // On a worker the rewriter faults the element's chunk in before a primitive store (arrayRead):
+    // a write needs the chunk too (AbsentChunks says why); arrays of references always travel whole.
 
-    public static void storeInt(int[] array, int index, int value) {
-        if (ON_WORKER) {
-            ArrayReads.read(array, index);
-        }
-        array[index] = value;
-        ArrayStores.stored(array, index);
-    }
-
-    public static void storeLong(long[] array, int index, long value) {
-        if (ON_WORKER) {
-            ArrayReads.read(array, index);
-        }
-        array[index] = value;
-        ArrayStores.stored(array, index);
-    }
-
-    public static void storeFloat(float[] array, int index, float value) {
-        if (ON_WORKER) {
-            ArrayReads.read(array, index);
-        }
-        array[index] = value;
-        ArrayStores.stored(array, index);
-    }
-
-    public static void storeDouble(double[] array, int index, double value) {
-        if (ON_WORKER) {
-            ArrayReads.read(array, index);
-        }
-        array[index] = value;
-        ArrayStores.stored(array, index);
-    }
-
-    public static void storeChar(char[] array, int index, char value) {
-        if (ON_WORKER) {
-            ArrayReads.read(array, index);
-        }
-        array[index] = value;
-        ArrayStores.stored(array, index);
-    }
-
-    public static void storeShort(short[] array, int index, short value) {
-        if (ON_WORKER) {
-            ArrayReads.read(array, index);
-        }
-        array[index] = value;
-        ArrayStores.stored(array, index);
-    }
-
-    /** {@code bastore}, which serves both {@code byte[]} and {@code boolean[]} (keeping the value's lowest bit). */
-    public static void storeByteOrBoolean(Object array, int index, int value) {
-        if (ON_WORKER) {
-            ArrayReads.read(array, index);
-        }
-        if (array instanceof byte[] bytes) {
-            bytes[index] = (byte) value;
-        } else {
-            ((boolean[]) array)[index] = (value & 1) != 0;
-        }
-        ArrayStores.stored(array, index);
-    }
-
-    /** Arrays of references are never absent in part: they travel whole. */
-    public static void storeReference(Object[] array, int index, Object value) {
-        array[index] = value;
+    /** After {@code array[index]} was stored: marks the element's chunk written if the array is shared. */
+    public static void arrayStored(Object array, int index) {
         ArrayStores.stored(array, index);
     }
 

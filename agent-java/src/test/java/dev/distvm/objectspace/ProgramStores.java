@@ -13,6 +13,7 @@ final class ProgramStores {
      */
     static void storeInt(int[] array, int index, int value, Function<Object, ArrayWrites> side) {
         ArrayStores.useRegistry(side);
-        Hooks.storeInt(array, index, value);
+        array[index] = value;
+        Hooks.arrayStored(array, index);
     }
 }

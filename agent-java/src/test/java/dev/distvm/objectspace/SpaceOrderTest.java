@@ -105,7 +105,8 @@ class SpaceOrderTest {
         Object[] copy = impostor.receive(delivered(home.write(WORKER, w -> w.ref(master))), (reader, acknowledged) ->
                 (Object[]) reader.ref());
         ArrayStores.useRegistry(impostor::arrayWrites);
-        Hooks.storeReference(copy, 0, new int[1]); // the worker's own array: the release shares it under the worker's id
+        copy[0] = new int[1]; // the worker's own array: the release shares it under the worker's id
+        Hooks.arrayStored(copy, 0);
         List<ByteBuffer> sent = new ArrayList<>();
         impostor.release(w -> { }, m -> sent.add(delivered(m)));
         IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,

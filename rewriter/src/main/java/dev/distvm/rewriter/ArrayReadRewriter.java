@@ -157,7 +157,7 @@ final class ArrayReadRewriter extends ClassVisitor {
      * methods they generate to the writer ({@code visitMaxs(0, 0)}), so {@code maxLocals} alone
      * may be short.
      */
-    private static int firstUnusedLocal(MethodNode method) {
+    static int firstUnusedLocal(MethodNode method) {
         int unused = Math.max(method.maxLocals,
                 (Type.getArgumentsAndReturnSizes(method.desc) >> 2) - ((method.access & Opcodes.ACC_STATIC) != 0 ? 1 : 0));
         for (AbstractInsnNode insn : method.instructions) {

@@ -126,7 +126,7 @@ public final class ClassRewriter {
                 next -> new MonitorRewriter(next, hooks, counts),
                 next -> arrayReadsMayFault
                         ? new ArrayReadRewriter(next, hooks, isApplicationClass, jdkInheritance, counts) : next,
-                next -> new ArrayStoreRewriter(next, hooks, counts),
+                next -> new ArrayStoreRewriter(next, hooks, counts, arrayReadsMayFault),
                 next -> new ArrayPassingRewriter(next, hooks, isApplicationClass, jdkInheritance, counts),
                 next -> new CallSiteRewriter(next, hooks, isThread, counts),
                 next -> new SerializableLambdaRewriter(next, counts));

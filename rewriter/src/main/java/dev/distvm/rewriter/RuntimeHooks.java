@@ -35,14 +35,8 @@ public final class RuntimeHooks {
     public static final Method OBJECT_HASH_CODE = Method.getMethod("int objectHashCode (Object)");
 
     // ---- array stores and arrays handed to JDK code (ArrayStoreRewriter, ArrayPassingRewriter) ----
-    public static final Method STORE_INT = Method.getMethod("void storeInt (int[], int, int)");
-    public static final Method STORE_LONG = Method.getMethod("void storeLong (long[], int, long)");
-    public static final Method STORE_FLOAT = Method.getMethod("void storeFloat (float[], int, float)");
-    public static final Method STORE_DOUBLE = Method.getMethod("void storeDouble (double[], int, double)");
-    public static final Method STORE_CHAR = Method.getMethod("void storeChar (char[], int, char)");
-    public static final Method STORE_SHORT = Method.getMethod("void storeShort (short[], int, short)");
-    public static final Method STORE_BYTE_OR_BOOLEAN = Method.getMethod("void storeByteOrBoolean (Object, int, int)");
-    public static final Method STORE_REFERENCE = Method.getMethod("void storeReference (Object[], int, Object)");
+    /** After an array element store, the application's own instruction: marks the element's chunk written if the array is shared. */
+    public static final Method ARRAY_STORED = Method.getMethod("void arrayStored (Object, int)");
     /** After a JDK method that was handed the array returned: it may have written any element. */
     public static final Method ARRAY_PASSED = Method.getMethod("void arrayPassed (Object)");
     /** The array was handed to JDK code that keeps it and may write it later (a buffer, a list view). */

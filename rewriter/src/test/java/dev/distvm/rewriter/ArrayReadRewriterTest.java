@@ -163,8 +163,14 @@ class ArrayReadRewriterTest {
     void everyPrimitiveElementReadCallsTheHookWithItsIndexAndReferenceReadsDoNot() throws Throwable {
         Rewritten subject = Rewritten.onWorker(Reads.class);
         assertEquals("1 2 3.0 4.0 5 6 7 true s", subject.call("readEach"));
-        assertEquals(List.of("read int[] 1", "read long[] 1", "read float[] 1", "read double[] 1", "read char[] 1",
-                "read short[] 1", "read byte[] 1", "read boolean[] 1"), RecordingHooks.calls);
+        // The array initializers' stores fault their elements in first (a write needs the chunk too), then the reads.
+        List<String> expected = new java.util.ArrayList<>();
+        for (String type : List.of("int", "long", "float", "double", "char", "short", "byte", "boolean")) {
+            expected.addAll(List.of("read " + type + "[] 0", "read " + type + "[] 1"));
+        }
+        expected.addAll(List.of("read int[] 1", "read long[] 1", "read float[] 1", "read double[] 1", "read char[] 1",
+                "read short[] 1", "read byte[] 1", "read boolean[] 1"));
+        assertEquals(expected, RecordingHooks.calls);
         // readEach's 8, sum's 2, readAt's 1
         assertEquals(11, subject.counts(Reads.class).get(Kind.ARRAY_READ));
         assertEquals(0, subject.counts(Reads.class).get(Kind.ARRAY_PASSING));

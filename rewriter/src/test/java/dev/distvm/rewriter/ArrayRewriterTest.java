@@ -48,6 +48,13 @@ class ArrayRewriterTest {
             strings[0] = Integer.valueOf(1);
         }
 
+        public static void storeIntoNull(boolean wide) {
+            long[] longs = wide ? null : new long[1];
+            double[] doubles = null;
+            longs[0] = 1L;
+            doubles[0] = 2d;
+        }
+
         public static int[] handToJdk() {
             int[] filled = new int[3];
             Arrays.fill(filled, 4);
@@ -101,16 +108,34 @@ class ArrayRewriterTest {
         assertEquals("7 7 7.0 7.0 x 4464 44 true s", subject.call("storeEach"));
         assertEquals(List.of("store int[1]", "store long[1]", "store float[1]", "store double[1]", "store char[1]",
                 "store short[1]", "store byte[1]", "store boolean[1]", "store String[1]"), RecordingHooks.arrayCalls);
-        // storeEach's 9, one in each of the two failing stores, and the initializers {...} of handToJdk and aliases: 3 + 3
-        assertEquals(17, subject.counts(Stores.class).get(Kind.ARRAY_STORE));
+        // storeEach's 9, one in each of the two failing stores, storeIntoNull's 2, and the initializers {...} of handToJdk and aliases: 3 + 3
+        assertEquals(19, subject.counts(Stores.class).get(Kind.ARRAY_STORE));
     }
 
     @Test
-    void aStoreThatFailsFailsAsTheInstructionWouldAndMarksNothing() throws Throwable {
-        Rewritten subject = new Rewritten(Stores.class);
-        assertEquals(ArrayIndexOutOfBoundsException.class, thrownBy(subject, "storeOutOfBounds").getClass());
-        assertEquals(ArrayStoreException.class, thrownBy(subject, "storeWrongType").getClass());
-        assertEquals(List.of(), RecordingHooks.arrayCalls);
+    void aStoreThatFailsFailsAsTheInstructionWouldInTheProgramsFrameAndMarksNothing() throws Throwable {
+        for (Rewritten subject : List.of(new Rewritten(Stores.class), Rewritten.onWorker(Stores.class))) {
+            RecordingHooks.reset();
+            for (String method : List.of("storeOutOfBounds", "storeWrongType")) {
+                assertThrownAsByTheInstruction(thrownBy(subject, method), () -> Stores.class.getMethod(method).invoke(null));
+            }
+            for (boolean wide : new boolean[] {true, false}) {
+                assertThrownAsByTheInstruction(thrownBy(subject, "storeIntoNull", wide),
+                        () -> Stores.class.getMethod("storeIntoNull", boolean.class).invoke(null, wide));
+            }
+            assertEquals(List.of("store long[0]"), RecordingHooks.arrayCalls); // only the store that succeeded
+        }
+    }
+
+    /** The same class, message (the JVM's helpful one for a null array: which local was null) and frame on top. */
+    private static void assertThrownAsByTheInstruction(Throwable rewritten, java.util.concurrent.Callable<?> original) {
+        Throwable expected = assertThrows(java.lang.reflect.InvocationTargetException.class, original::call).getCause();
+        assertEquals(expected.getClass(), rewritten.getClass());
+        assertEquals(expected.getMessage(), rewritten.getMessage());
+        StackTraceElement top = rewritten.getStackTrace()[0];
+        StackTraceElement expectedTop = expected.getStackTrace()[0];
+        assertEquals(expectedTop.getMethodName() + ":" + expectedTop.getLineNumber(), top.getMethodName() + ":" + top.getLineNumber(),
+                rewritten.toString());
     }
 
     @Test
@@ -143,7 +168,7 @@ class ArrayRewriterTest {
         assertEquals(1, subject.counts(Stream.class).get(Kind.DIRECT_ARRAY_PASSED), "super(new byte[] {...})");
     }
 
-    private static Throwable thrownBy(Rewritten subject, String method) {
-        return assertThrows(Throwable.class, () -> subject.call(method));
+    private static Throwable thrownBy(Rewritten subject, String method, Object... arguments) {
+        return assertThrows(Throwable.class, () -> subject.call(method, arguments));
     }
 }

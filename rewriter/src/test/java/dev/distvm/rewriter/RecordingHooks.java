@@ -75,48 +75,7 @@ public final class RecordingHooks {
         calls.add(Stream.of(arguments).map(RecordingHooks::describe).collect(Collectors.joining(", ", hook + "(", ")")));
     }
 
-    public static void storeInt(int[] array, int index, int value) {
-        array[index] = value;
-        arrayCalls.add("store int[" + index + "]");
-    }
-
-    public static void storeLong(long[] array, int index, long value) {
-        array[index] = value;
-        arrayCalls.add("store long[" + index + "]");
-    }
-
-    public static void storeFloat(float[] array, int index, float value) {
-        array[index] = value;
-        arrayCalls.add("store float[" + index + "]");
-    }
-
-    public static void storeDouble(double[] array, int index, double value) {
-        array[index] = value;
-        arrayCalls.add("store double[" + index + "]");
-    }
-
-    public static void storeChar(char[] array, int index, char value) {
-        array[index] = value;
-        arrayCalls.add("store char[" + index + "]");
-    }
-
-    public static void storeShort(short[] array, int index, short value) {
-        array[index] = value;
-        arrayCalls.add("store short[" + index + "]");
-    }
-
-    public static void storeByteOrBoolean(Object array, int index, int value) {
-        if (array instanceof byte[] bytes) {
-            bytes[index] = (byte) value;
-            arrayCalls.add("store byte[" + index + "]");
-        } else {
-            ((boolean[]) array)[index] = (value & 1) != 0;
-            arrayCalls.add("store boolean[" + index + "]");
-        }
-    }
-
-    public static void storeReference(Object[] array, int index, Object value) {
-        array[index] = value;
+    public static void arrayStored(Object array, int index) {
         arrayCalls.add("store " + array.getClass().getComponentType().getSimpleName() + "[" + index + "]");
     }
 
