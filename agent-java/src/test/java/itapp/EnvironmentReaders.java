@@ -9,7 +9,8 @@ import java.util.TimeZone;
 /**
  * Threads configured by system properties, as programs are: one given with -D on the command
  * line, one main sets before starting them; and a thread that sets one main reads after join. And
- * threads formatting numbers and naming the time zone after main set the defaults, and printing
+ * threads formatting numbers and naming the time zone after main set the defaults, and reading the
+ * class path (the program's, not the worker's), and printing
  * into the stream main put in place of System.out; a thread renaming itself; and the stack trace of
  * an exception a thread caught.
  */
@@ -56,6 +57,7 @@ public final class EnvironmentReaders {
         PrintStream terminal = System.out;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         System.setOut(new PrintStream(captured, true));
+        String classPath = System.getProperty("java.class.path");
         String[] seen = new String[4];
         String[] traces = new String[seen.length];
         Thread[] threads = new Thread[seen.length];
@@ -67,7 +69,8 @@ public final class EnvironmentReaders {
                     spin += i % 3;
                 }
                 seen[mine] = Integer.getInteger("itapp.size", 100) + "/" + System.getProperty("itapp.mode") + "/" + spin % 2
-                        + String.format(" %.2f %s", 3.25 + mine, TimeZone.getDefault().getID());
+                        + String.format(" %.2f %s", 3.25 + mine, TimeZone.getDefault().getID())
+                        + (classPath.equals(System.getProperty("java.class.path")) ? "" : " class path " + System.getProperty("java.class.path"));
                 System.out.println("printed by thread " + mine);
                 traces[mine] = traceOfAFailure(mine);
                 if (mine == 2) {

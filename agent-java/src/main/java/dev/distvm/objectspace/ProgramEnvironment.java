@@ -26,8 +26,9 @@ import java.util.function.BiConsumer;
  * {@code -Dsize=7}). The properties a placed thread sets go home with its end, before {@code join}
  * returns there (on one JVM the other threads would see them at once; here threads on other nodes
  * see them from their next start on); a locale or time zone a placed thread sets stays on its
- * worker. The JVM's own properties (paths, versions, the worker's class path) are each node's and
- * are not sent, unless the program set them.
+ * worker. The JVM's own properties (paths, versions) are each node's and are not sent, unless the
+ * program set them; but the class path is the program's, so the home's is (a placed thread read
+ * the worker's dist.jar).
  */
 final class ProgramEnvironment {
     /** The properties as they were before the program ran (after dist's agent set its own). */
@@ -209,6 +210,8 @@ final class ProgramEnvironment {
      */
     private Map<String, String> programs() {
         Map<String, String> programs = new HashMap<>();
+        // The program's class path is the home's (a worker runs with dist.jar's, and fetches the classes).
+        programs.put("java.class.path", System.getProperty("java.class.path"));
         for (String key : commandLine) {
             programs.put(key, System.getProperty(key));
         }
