@@ -1862,8 +1862,8 @@ final class Cases {
 
     /**
      * Each thread keeps the exception it caught in a shared array, as programs keep their threads'
-     * failures: what main reads of them (class, message, cause, where thrown) is what they threw,
-     * whichever node they ran on.
+     * failures: what main reads of them (class, message, cause, where thrown, the fields of the
+     * program's exception class) is what they threw, whichever node they ran on.
      */
     static String exceptionsStoredByThreads() throws InterruptedException {
         Throwable[] caught = new Throwable[THREADS];
@@ -1885,8 +1885,10 @@ final class Cases {
         for (int i = 0; i < THREADS; i++) {
             Throwable e = caught[i];
             String seen = e == null ? "nothing" : e.getClass().getSimpleName() + ": " + e.getMessage() + " / "
-                    + e.getCause() + " / " + e.getStackTrace()[0].getMethodName();
-            String want = "IllegalStateException: task " + i + " failed / java.lang.ArithmeticException: / by zero / failFor";
+                    + e.getCause() + " / " + e.getStackTrace()[0].getMethodName()
+                    + (e instanceof TaskFailed failed ? " / task " + failed.task + " at " + failed.stage : "");
+            String want = "TaskFailed: task " + i + " failed / java.lang.ArithmeticException: / by zero / failFor / task " + i
+                    + " at divide";
             if (!want.equals(seen)) {
                 return "thread " + i + " kept '" + seen + "', not '" + want + "'";
             }
@@ -1894,11 +1896,23 @@ final class Cases {
         return null;
     }
 
+    /** A program's exception with fields of its own that hold values: they travel with it. */
+    static final class TaskFailed extends IllegalStateException {
+        final int task;
+        final String stage;
+
+        TaskFailed(int task, String stage, Throwable cause) {
+            super("task " + task + " failed", cause);
+            this.task = task;
+            this.stage = stage;
+        }
+    }
+
     private static void failFor(int task) {
         try {
             System.out.print(task / (task - task));
         } catch (ArithmeticException e) {
-            throw new IllegalStateException("task " + task + " failed", e);
+            throw new TaskFailed(task, "divide", e);
         }
     }
 

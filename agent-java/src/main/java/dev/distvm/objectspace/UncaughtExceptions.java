@@ -13,10 +13,11 @@ import java.util.Set;
  * the logical thread lives and its uncaught-exception handler (its own, its group's, the default
  * one) runs as on one JVM. Exceptions travel by value (also in shared data, {@link Throwables}),
  * so what travels is what handlers and stack traces read: the class, the message, the stack trace,
- * the cause and the suppressed exceptions. The rebuilt exception is of the same class, allocated
- * without a constructor and given the state of a fresh {@code Throwable} (the agent opens
- * {@code java.lang} to dist); fields that an application exception class adds keep their default
- * values at the home.
+ * the cause and the suppressed exceptions, and the fields of the exception's own classes that hold
+ * values ({@link Throwables}). The rebuilt exception is of the same class, allocated without a
+ * constructor and given the state of a fresh {@code Throwable} (the agent opens {@code java.lang}
+ * to dist) and those fields; a field of another type that an uncaught exception's class adds keeps
+ * its default value at the home.
  */
 final class UncaughtExceptions {
     /** Deeper cause chains are cut: a chain that long is a cycle or a bug, and the handler still gets its top. */
@@ -58,6 +59,7 @@ final class UncaughtExceptions {
         for (Throwable each : suppressed) {
             write(each, out, programLoader, depth + 1);
         }
+        Throwables.writeFields(thrown, out);
     }
 
     /**
@@ -106,6 +108,7 @@ final class UncaughtExceptions {
         for (int i = 0; i < suppressed; i++) {
             rebuilt.addSuppressed(read(in, loader, nesting + 1));
         }
+        Throwables.readFields(in, rebuilt, loader);
         return rebuilt;
     }
 
