@@ -104,13 +104,35 @@ final class RemoteClassLoader extends ClassLoader {
         return url == null ? Collections.emptyEnumeration() : Collections.enumeration(java.util.List.of(url));
     }
 
+    /**
+     * The home's address, waiting for the membership to name it: the home's first message (a
+     * thread's start, whose classes this loader then fetches) can arrive before this worker's view
+     * of the cluster lists the home, on a loaded machine (a start failed so, one run in forty).
+     */
+    private String homeAddress(String resource) {
+        long deadline = System.nanoTime() + HOME_ANSWERS_WITHIN.toNanos();
+        Optional<String> address;
+        while ((address = home.get()).isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                throw new TransportException("no home node has joined within " + HOME_ANSWERS_WITHIN.toMinutes()
+                        + " minutes, so " + resource + " cannot be fetched");
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TransportException("interrupted while waiting for the home's address to fetch " + resource);
+            }
+        }
+        return address.get();
+    }
+
     private Optional<byte[]> fetch(String resource) {
         Optional<byte[]> known = fetched.get(resource);
         if (known != null) {
             return known;
         }
-        String address = home.get().orElseThrow(() ->
-                new TransportException("no home node has joined yet, so " + resource + " cannot be fetched"));
+        String address = homeAddress(resource);
         ClassReply reply = endpoint.call(address, NodeMessageType.CLASS_BYTES_VALUE,
                 ClassRequest.newBuilder().setResource(resource).build(), ClassReply.parser(), HOME_ANSWERS_WITHIN);
         Optional<byte[]> content = Optional.empty();

@@ -260,7 +260,8 @@ final class WireReader {
         try {
             return Class.forName(name, false, loader);
         } catch (ClassNotFoundException e) {
-            throw new IllegalStateException("object-space message names class " + name + ", which is not found here", e);
+            throw new IllegalStateException("object-space message names class " + name + ", which is not found here ("
+                    + e.getMessage() + ")", e);
         }
     }
 
