@@ -46,8 +46,6 @@ final class Throwables {
             return List.copyOf(carried);
         }
     };
-    private static final int NULL = 0, BOOLEAN = 1, BYTE = 2, CHAR = 3, SHORT = 4, INT = 5, LONG = 6, FLOAT = 7, DOUBLE = 8,
-            STRING = 9, ENUM = 10;
 
     private Throwables() {}
 
@@ -121,40 +119,19 @@ final class Throwables {
                 || type == Float.class || type == Double.class;
     }
 
+    /** As {@code WireWriter} writes a value, with its tags, for the values a field here may hold. */
     private static void writeValue(Object value, WireBuffer out) {
         if (value == null) {
-            out.appendByte((byte) NULL);
-        } else if (value instanceof Boolean v) {
-            out.appendByte((byte) BOOLEAN);
-            out.appendBoolean(v);
-        } else if (value instanceof Byte v) {
-            out.appendByte((byte) BYTE);
-            out.appendByte(v);
-        } else if (value instanceof Character v) {
-            out.appendByte((byte) CHAR);
-            out.appendShort((short) v.charValue());
-        } else if (value instanceof Short v) {
-            out.appendByte((byte) SHORT);
-            out.appendShort(v);
-        } else if (value instanceof Integer v) {
-            out.appendByte((byte) INT);
-            out.appendInt(v);
-        } else if (value instanceof Long v) {
-            out.appendByte((byte) LONG);
-            out.appendLong(v);
-        } else if (value instanceof Float v) {
-            out.appendByte((byte) FLOAT);
-            out.appendFloat(v);
-        } else if (value instanceof Double v) {
-            out.appendByte((byte) DOUBLE);
-            out.appendDouble(v);
+            out.appendByte((byte) WireWriter.NULL);
+        } else if (WireWriter.writeBoxed(out, value)) {
+            return; // a primitive's box
         } else if (value instanceof String v) {
-            out.appendByte((byte) STRING);
+            out.appendByte((byte) WireWriter.STRING);
             out.appendString(v);
         } else {
             Enum<?> constant = (Enum<?>) value;
             PerNodeState.refuse(constant);
-            out.appendByte((byte) ENUM);
+            out.appendByte((byte) WireWriter.ENUM);
             out.appendString(constant.getDeclaringClass().getName());
             out.appendString(constant.name());
         }
@@ -162,19 +139,11 @@ final class Throwables {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static Object readValue(ByteBuffer in, ClassLoader loader) {
-        int tag = in.get();
+        int tag = Byte.toUnsignedInt(in.get());
         return switch (tag) {
-            case NULL -> null;
-            case BOOLEAN -> in.get() != 0;
-            case BYTE -> in.get();
-            case CHAR -> in.getChar();
-            case SHORT -> in.getShort();
-            case INT -> in.getInt();
-            case LONG -> in.getLong();
-            case FLOAT -> in.getFloat();
-            case DOUBLE -> in.getDouble();
-            case STRING -> WireReader.string(in);
-            case ENUM -> {
+            case WireWriter.NULL -> null;
+            case WireWriter.STRING -> WireReader.string(in);
+            case WireWriter.ENUM -> {
                 String type = WireReader.string(in);
                 String name = WireReader.string(in);
                 try {
@@ -183,7 +152,7 @@ final class Throwables {
                     throw new IllegalArgumentException("object-space message: enum " + type + " is not found here", e);
                 }
             }
-            default -> throw new IllegalArgumentException("object-space message: unknown exception field tag " + tag);
+            default -> WireReader.boxed(tag, in);
         };
     }
 }

@@ -208,14 +208,8 @@ final class WireReader {
         int tag = Byte.toUnsignedInt(in.get());
         return switch (tag) {
             case WireWriter.NULL -> null;
-            case WireWriter.BOOLEAN -> in.get() != 0;
-            case WireWriter.BYTE -> in.get();
-            case WireWriter.CHAR -> in.getChar();
-            case WireWriter.SHORT -> in.getShort();
-            case WireWriter.INT -> in.getInt();
-            case WireWriter.LONG -> in.getLong();
-            case WireWriter.FLOAT -> in.getFloat();
-            case WireWriter.DOUBLE -> in.getDouble();
+            case WireWriter.BOOLEAN, WireWriter.BYTE, WireWriter.CHAR, WireWriter.SHORT, WireWriter.INT, WireWriter.LONG,
+                    WireWriter.FLOAT, WireWriter.DOUBLE -> boxed(tag, in);
             case WireWriter.STRING -> string(in);
             case WireWriter.INTERNED_STRING -> string(in).intern();
             case WireWriter.CLASS -> load(string(in));
@@ -263,6 +257,21 @@ final class WireReader {
             throw new IllegalStateException("object-space message names class " + name + ", which is not found here ("
                     + e.getMessage() + ")", e);
         }
+    }
+
+    /** A primitive's box as {@code WireWriter.writeBoxed} wrote it after {@code tag}. */
+    static Object boxed(int tag, ByteBuffer in) {
+        return switch (tag) {
+            case WireWriter.BOOLEAN -> in.get() != 0;
+            case WireWriter.BYTE -> in.get();
+            case WireWriter.CHAR -> in.getChar();
+            case WireWriter.SHORT -> in.getShort();
+            case WireWriter.INT -> in.getInt();
+            case WireWriter.LONG -> in.getLong();
+            case WireWriter.FLOAT -> in.getFloat();
+            case WireWriter.DOUBLE -> in.getDouble();
+            default -> throw new IllegalArgumentException("object-space message: value tag " + tag + " is not a primitive's");
+        };
     }
 
     /** A value that travels by value but keeps its identity ({@link ValueIdentities}): a string, a big number. */

@@ -176,30 +176,8 @@ final class WireWriter {
     private void write(WireBuffer out, Object value) {
         if (value == null) {
             out.appendByte((byte) NULL);
-        } else if (value instanceof Integer v) {
-            out.appendByte((byte) INT);
-            out.appendInt(v);
-        } else if (value instanceof Double v) {
-            out.appendByte((byte) DOUBLE);
-            out.appendDouble(v);
-        } else if (value instanceof Long v) {
-            out.appendByte((byte) LONG);
-            out.appendLong(v);
-        } else if (value instanceof Boolean v) {
-            out.appendByte((byte) BOOLEAN);
-            out.appendBoolean(v);
-        } else if (value instanceof Byte v) {
-            out.appendByte((byte) BYTE);
-            out.appendByte(v);
-        } else if (value instanceof Character v) {
-            out.appendByte((byte) CHAR);
-            out.appendShort((short) v.charValue());
-        } else if (value instanceof Short v) {
-            out.appendByte((byte) SHORT);
-            out.appendShort(v);
-        } else if (value instanceof Float v) {
-            out.appendByte((byte) FLOAT);
-            out.appendFloat(v);
+        } else if (writeBoxed(out, value)) {
+            return; // a primitive's box
         } else if (value instanceof String v) {
             // A string travels by value, but the pool's string (a literal's) stays the pool's where it
             // arrives, so that == with a literal there says what it says here (a sentinel compared by
@@ -265,6 +243,38 @@ final class WireWriter {
     private static void appendBytes(WireBuffer out, byte[] bytes) {
         out.appendInt(bytes.length);
         out.appendBytes(bytes);
+    }
+
+    /** A primitive's box as [tag][value], returning true; anything else writes nothing and returns false. */
+    static boolean writeBoxed(WireBuffer out, Object value) {
+        if (value instanceof Integer v) {
+            out.appendByte((byte) INT);
+            out.appendInt(v);
+        } else if (value instanceof Double v) {
+            out.appendByte((byte) DOUBLE);
+            out.appendDouble(v);
+        } else if (value instanceof Long v) {
+            out.appendByte((byte) LONG);
+            out.appendLong(v);
+        } else if (value instanceof Boolean v) {
+            out.appendByte((byte) BOOLEAN);
+            out.appendBoolean(v);
+        } else if (value instanceof Byte v) {
+            out.appendByte((byte) BYTE);
+            out.appendByte(v);
+        } else if (value instanceof Character v) {
+            out.appendByte((byte) CHAR);
+            out.appendShort((short) v.charValue());
+        } else if (value instanceof Short v) {
+            out.appendByte((byte) SHORT);
+            out.appendShort(v);
+        } else if (value instanceof Float v) {
+            out.appendByte((byte) FLOAT);
+            out.appendFloat(v);
+        } else {
+            return false;
+        }
+        return true;
     }
 
     /** [IDENTIFIED][id] before a value that travels by value but keeps its identity ({@link ValueIdentities}). */
