@@ -1005,24 +1005,28 @@ final class Cases {
     static final String END_OF_WORK = new String("end");
 
     /**
-     * Strings and big numbers travel by value, yet a program may compare them by identity: the
-     * sentinel it made, sent out and back, is still that object ({@code ==}); an equal string is
+     * Strings, big numbers and boxes travel by value, yet a program may compare them by identity:
+     * the sentinel it made, sent out and back, is still that object ({@code ==}); an equal string is
      * not; the value one thread stored twice is one object where it arrives; {@code BigInteger.ONE}
-     * is {@code BigInteger.ONE}. Before, every arrival made a new object, and a consumer waiting for
+     * is {@code BigInteger.ONE}; an {@code Integer} end marker beyond the JDK's cache, captured by
+     * the task and found in shared data, is one object. Before, every arrival made a new object, and a consumer waiting for
      * {@code line == END_OF_WORK} never stopped.
      */
     static String identityOfValuesThatTravelByValue() throws InterruptedException {
         Object[][] seen = new Object[THREADS][];
         boolean[][] compared = new boolean[THREADS][];
-        Object[] given = {END_OF_WORK, "end", new BigInteger("123456789012345678901234567890")};
+        Object[] given = {END_OF_WORK, "end", new BigInteger("123456789012345678901234567890"), Integer.valueOf(123_456)};
+        Integer pill = (Integer) given[3];
         Thread[] threads = new Thread[THREADS];
         for (int i = 0; i < THREADS; i++) {
             int mine = i;
             threads[i] = new Thread(() -> {
                 String made = new String("made-" + mine);
                 BigInteger big = BigInteger.TEN.pow(30 + mine);
-                compared[mine] = new boolean[] {given[0] == END_OF_WORK, given[1] != END_OF_WORK, given[0].equals(given[1])};
-                seen[mine] = new Object[] {given[0], given[2], made, made, big, big, BigInteger.ONE, BigDecimal.TEN};
+                Double box = 0.5 + mine;
+                compared[mine] = new boolean[] {given[0] == END_OF_WORK, given[1] != END_OF_WORK, given[0].equals(given[1]),
+                        given[3] == pill};
+                seen[mine] = new Object[] {given[0], given[2], made, made, big, big, BigInteger.ONE, BigDecimal.TEN, pill, box, box};
             }, "identities-" + i);
             threads[i].start();
         }
@@ -1032,8 +1036,9 @@ final class Cases {
         for (int i = 0; i < THREADS; i++) {
             Object[] s = seen[i];
             boolean[] c = compared[i];
-            if (!c[0] || !c[1] || !c[2] || s[0] != END_OF_WORK || s[1] != given[2] || s[2] != s[3] || s[4] != s[5]
-                    || s[6] != BigInteger.ONE || s[7] != BigDecimal.TEN || !s[2].equals("made-" + i)) {
+            if (!c[0] || !c[1] || !c[2] || !c[3] || s[0] != END_OF_WORK || s[1] != given[2] || s[2] != s[3] || s[4] != s[5]
+                    || s[6] != BigInteger.ONE || s[7] != BigDecimal.TEN || !s[2].equals("made-" + i) || s[8] != given[3]
+                    || s[9] != s[10]) {
                 return "thread " + i + " compared " + java.util.Arrays.toString(c) + " and stored " + java.util.Arrays.toString(s);
             }
         }

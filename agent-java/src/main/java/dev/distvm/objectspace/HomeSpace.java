@@ -742,7 +742,7 @@ final class HomeSpace {
             return null;
         }
         seen.lastNamed = view.writing();
-        return new WireFormat.Group(next.id(), changed, seen.twin.inChunks());
+        return new WireFormat.Group(next.id(), changed, seen.twin);
     }
 
     /**
@@ -814,7 +814,7 @@ final class HomeSpace {
                 writer.body().appendLong(id);
                 writer.body().appendInt(from);
                 writer.body().appendInt(to);
-                WireFormat.changeGroups(writer, changes.isEmpty() ? List.of() : List.of(new WireFormat.Group(id, changes, true)));
+                WireFormat.changeGroups(writer, changes.isEmpty() ? List.of() : List.of(new WireFormat.Group(id, changes, seen.twin)));
                 return seen.master.getClass();
             } finally {
                 mastersAsAWhole.readLock().unlock();

@@ -91,6 +91,33 @@ final class Lambdas {
     }
 
     /** [capturing class][interface][method][its type][instantiated type][implementation: class, name, type, kind][captured count]; then the caller writes the captured values. */
+    /**
+     * Per captured value of {@code form}, whether the lambda captured a reference (its
+     * implementation's parameter is not a primitive, or it is the receiver), so that a box there
+     * is the program's object; a captured {@code int} arrives boxed by the serialized form.
+     */
+    static boolean[] capturedReferences(SerializedLambda form) {
+        boolean[] references = new boolean[form.getCapturedArgCount()];
+        int kind = form.getImplMethodKind();
+        int receiver = kind == MethodHandleInfo.REF_invokeStatic || kind == MethodHandleInfo.REF_newInvokeSpecial ? 0 : 1;
+        String descriptor = form.getImplMethodSignature();
+        int at = descriptor.indexOf('(') + 1;
+        for (int i = 0; i < references.length; i++) {
+            if (i < receiver) {
+                references[i] = true;
+                continue;
+            }
+            char first = at < descriptor.length() ? descriptor.charAt(at) : ')';
+            references[i] = first == 'L' || first == '[';
+            // past this parameter: array dimensions, then a class name to its ';' or one primitive letter
+            while (at < descriptor.length() && descriptor.charAt(at) == '[') {
+                at++;
+            }
+            at = at < descriptor.length() && descriptor.charAt(at) == 'L' ? descriptor.indexOf(';', at) + 1 : at + 1;
+        }
+        return references;
+    }
+
     static SerializedLambda write(WireBuffer out, Object lambda) {
         SerializedLambda form = serializedForm(lambda);
         out.appendString(form.getCapturingClass());

@@ -66,6 +66,11 @@ abstract class Twin {
     /** Whether this is a primitive array's twin: its state is one bulk array, its changes {@link MaskedRun}s. */
     abstract boolean inChunks();
 
+    /** Whether {@code slot} holds a reference the program made (a boxed value there is the program's object, not dist's box of a primitive). */
+    boolean holdsReference(int slot) {
+        return false;
+    }
+
     /**
      * What changed since the two sides last agreed; the twin then holds the values returned, not
      * the holder's values of a moment later, so a write racing with this call stays a difference
@@ -161,6 +166,11 @@ abstract class Twin {
         @Override
         boolean inChunks() {
             return false;
+        }
+
+        @Override
+        boolean holdsReference(int slot) {
+            return !slots.isPrimitive(slot);
         }
 
         @Override

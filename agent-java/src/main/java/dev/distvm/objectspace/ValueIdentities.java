@@ -18,9 +18,10 @@ import java.util.function.IntSupplier;
  * value still alive here, hands out the object it has, so the value that goes out and comes back,
  * or arrives twice, is one object, as on one JVM. Neither map keeps a value alive: a value nobody
  * here holds any more arrives as a new object, which nothing here can compare it with.
- * (Boxed values outside the JDK's caches, {@code Integer.valueOf(100_000)}, still arrive as new
- * objects: dist boxes its primitive fields' values the same way, and numbering every one of those
- * would cost every field's release.)
+ * Boxes too ({@code Integer.valueOf(100_000)} as a consumer's end marker), when they sit in a
+ * field or element that holds references: dist boxes its primitive fields' values the same way,
+ * and those are no one's objects. (A box within the JDK's caches arrives as the cache's, also one
+ * the program made with a deprecated constructor.)
  */
 final class ValueIdentities {
     private static final class Known extends WeakReference<Object> {
@@ -54,6 +55,26 @@ final class ValueIdentities {
         return number.scale() == 0 && number.unscaledValue().bitLength() < Long.SIZE && BigDecimal.valueOf(number.longValue()) == number;
     }
 
+    /**
+     * Whether {@code value} is a box that {@code valueOf} does not give on every node: a float or
+     * double, or an integral value or char outside the JDK's caches.
+     */
+    static boolean isUncachedBox(Object value) {
+        if (value instanceof Integer v) {
+            return Integer.valueOf(v) != v;
+        }
+        if (value instanceof Long v) {
+            return Long.valueOf(v) != v;
+        }
+        if (value instanceof Short v) {
+            return Short.valueOf(v) != v;
+        }
+        if (value instanceof Character v) {
+            return Character.valueOf(v) != v;
+        }
+        return value instanceof Double || value instanceof Float;
+    }
+
     /** The number {@code valueOf} gives for {@code number}'s value: its cache's, where it has one. */
     static BigInteger canonical(BigInteger number) {
         return number.bitLength() < Long.SIZE ? BigInteger.valueOf(number.longValue()) : number;
@@ -61,6 +82,11 @@ final class ValueIdentities {
 
     static BigDecimal canonical(BigDecimal number) {
         return number.scale() == 0 && number.unscaledValue().bitLength() < Long.SIZE ? BigDecimal.valueOf(number.longValue()) : number;
+    }
+
+    /** Whether {@code value} travelled with an id already (from here or to here). */
+    static synchronized boolean hasId(Object value) {
+        return IDS.get(value) != null;
     }
 
     /** The id {@code value} travels with: the one it arrived with, or a new one. */
@@ -76,9 +102,6 @@ final class ValueIdentities {
 
     /** What a value that arrived with {@code id} is here: the object this node has under that id, if alive, else {@code value}. */
     static synchronized Object arrived(long id, Object value) {
-        for (Known gone; (gone = (Known) COLLECTED.poll()) != null; ) {
-            BY_ID.remove(gone.id, gone);
-        }
         Known known = BY_ID.get(id);
         Object same = known == null ? null : known.get();
         if (same != null) {
@@ -89,6 +112,9 @@ final class ValueIdentities {
     }
 
     private static void remember(Object value, long id) {
+        for (Known gone; (gone = (Known) COLLECTED.poll()) != null; ) {
+            BY_ID.remove(gone.id, gone);
+        }
         IDS.put(value, id);
         BY_ID.put(id, new Known(value, id, COLLECTED));
     }

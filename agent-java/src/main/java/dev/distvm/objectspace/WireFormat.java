@@ -10,12 +10,12 @@ final class WireFormat {
     private WireFormat() {}
 
     /** A holder's changes as one group of a message. */
-    record Group(long id, List<Change> changes, boolean inChunks) {}
+    record Group(long id, List<Change> changes, Twin twin) {}
 
     static void changeGroups(WireWriter writer, List<Group> groups) {
         writer.body().appendInt(groups.size());
         for (Group group : groups) {
-            writer.changes(group.id(), group.changes(), group.inChunks());
+            writer.changes(group.id(), group.changes(), group.twin());
         }
     }
 

@@ -274,13 +274,15 @@ final class WireReader {
         };
     }
 
-    /** A value that travels by value but keeps its identity ({@link ValueIdentities}): a string, a big number. */
+    /** A value that travels by value but keeps its identity ({@link ValueIdentities}): a string, a big number, a box. */
     private Object identified(long id) {
         int tag = Byte.toUnsignedInt(in.get());
         Object value = switch (tag) {
             case WireWriter.STRING -> string(in);
             case WireWriter.BIG_INTEGER -> new BigInteger(bytes(in)); // an empty magnitude throws NumberFormatException
             case WireWriter.BIG_DECIMAL -> bigDecimal(in);
+            case WireWriter.BOOLEAN, WireWriter.BYTE, WireWriter.CHAR, WireWriter.SHORT, WireWriter.INT, WireWriter.LONG,
+                    WireWriter.FLOAT, WireWriter.DOUBLE -> boxed(tag, in);
             default -> throw new IllegalArgumentException("object-space message: value tag " + tag + " cannot carry an identity");
         };
         return ValueIdentities.arrived(id, value);

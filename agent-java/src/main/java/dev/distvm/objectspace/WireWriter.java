@@ -69,12 +69,12 @@ final class WireWriter {
     }
 
     /** A holder's changed slots: [id][count]([slot][value])*; chunks of a primitive array in bulk. */
-    void changes(long id, List<Change> changes, boolean inChunks) {
+    void changes(long id, List<Change> changes, Twin twin) {
         message.appendLong(id);
         message.appendInt(changes.size());
         for (Change change : changes) {
             message.appendInt(change.slot());
-            writeSlotValue(message, change.value(), inChunks);
+            writeSlotValue(message, change.value(), twin.inChunks(), twin.holdsReference(change.slot()));
         }
         drain();
     }
@@ -116,8 +116,8 @@ final class WireWriter {
             Object[] values = twin.state();
             WireBuffer out = states.room(sizeAbout(values, twin.inChunks()));
             out.appendInt(values.length);
-            for (Object v : values) {
-                writeSlotValue(out, v, twin.inChunks());
+            for (int i = 0; i < values.length; i++) {
+                writeSlotValue(out, values[i], twin.inChunks(), twin.holdsReference(i));
             }
         }
     }
@@ -158,7 +158,8 @@ final class WireWriter {
         return id;
     }
 
-    private void writeSlotValue(WireBuffer out, Object value, boolean chunk) {
+    /** {@code reference}: the slot holds the program's references, so a box in it is the program's object, whose identity counts. */
+    private void writeSlotValue(WireBuffer out, Object value, boolean chunk, boolean reference) {
         if (value instanceof MaskedRun run) {
             out.appendByte((byte) RUN);
             run.write(out);
@@ -169,6 +170,9 @@ final class WireWriter {
             out.appendByte((byte) CHUNK);
             PrimitiveArrays.writeWhole(out, value);
         } else {
+            if (reference && ValueIdentities.isUncachedBox(value)) {
+                identified(out, value);
+            }
             write(out, value);
         }
     }
@@ -182,8 +186,9 @@ final class WireWriter {
             // A string travels by value, but the pool's string (a literal's) stays the pool's where it
             // arrives, so that == with a literal there says what it says here (a sentinel compared by
             // identity). Asking the pool adds a string it lacks, as the program's own intern() would.
-            // Any other keeps its identity by an id (ValueIdentities).
-            boolean interned = v.intern() == v;
+            // Any other keeps its identity by an id (ValueIdentities), and so does one that arrived
+            // with an id: asked first, the pool here might take it for its own and send it as the pool's.
+            boolean interned = !ValueIdentities.hasId(v) && v.intern() == v;
             if (!interned) {
                 identified(out, v);
             }
@@ -214,8 +219,9 @@ final class WireWriter {
             // By what it is, made again where it arrives; what it captured as any value.
             out.appendByte((byte) LAMBDA);
             java.lang.invoke.SerializedLambda form = Lambdas.write(out, value);
+            boolean[] references = Lambdas.capturedReferences(form);
             for (int i = 0; i < form.getCapturedArgCount(); i++) {
-                write(out, form.getCapturedArg(i));
+                writeSlotValue(out, form.getCapturedArg(i), false, references[i]);
             }
         } else if (value instanceof Throwable thrown) {
             if (!Throwables.travelsByValue(thrown)) {

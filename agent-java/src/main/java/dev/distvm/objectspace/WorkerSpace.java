@@ -662,7 +662,7 @@ final class WorkerSpace implements Holders {
             return null; // an array nobody wrote since the last release
         }
         List<Change> diff = copy.twin.changes(holder, whole ? null : written);
-        return diff.isEmpty() ? null : new WireFormat.Group(copy.id, diff, copy.twin.inChunks());
+        return diff.isEmpty() ? null : new WireFormat.Group(copy.id, diff, copy.twin);
     }
 
     // ---- copies the garbage collector freed -------------------------------------------------

@@ -37,6 +37,39 @@ class ValueIdentitiesTest {
     }
 
     @Test
+    void boxesOutsideTheJdksCachesAreTheOnesThatNeedAnId() {
+        assertFalse(ValueIdentities.isUncachedBox(Integer.valueOf(100)));
+        assertTrue(ValueIdentities.isUncachedBox(Integer.valueOf(100_000)));
+        assertFalse(ValueIdentities.isUncachedBox(Long.valueOf(-5)));
+        assertTrue(ValueIdentities.isUncachedBox(Double.valueOf(0)));
+        assertFalse(ValueIdentities.isUncachedBox(Boolean.TRUE));
+        assertFalse(ValueIdentities.isUncachedBox("not a box"));
+        Integer pill = 100_000;
+        assertFalse(ValueIdentities.hasId(pill));
+        ValueIdentities.idOf(pill);
+        assertTrue(ValueIdentities.hasId(pill));
+    }
+
+    @Test
+    void aLambdasCapturedReferencesAreToldFromItsCapturedPrimitives() throws ReflectiveOperationException {
+        Integer boxed = 100_000;
+        int primitive = 7;
+        long wide = 8;
+        Object[] array = {};
+        java.util.function.IntSupplier lambda = (java.util.function.IntSupplier & java.io.Serializable)
+                () -> boxed + primitive + (int) wide + array.length;
+        java.lang.reflect.Method writeReplace = lambda.getClass().getDeclaredMethod("writeReplace"); // a serializable lambda's
+        writeReplace.setAccessible(true);
+        java.lang.invoke.SerializedLambda form = (java.lang.invoke.SerializedLambda) writeReplace.invoke(lambda);
+        boolean[] references = Lambdas.capturedReferences(form);
+        assertEquals(4, references.length);
+        for (int i = 0; i < references.length; i++) {
+            Object captured = form.getCapturedArg(i);
+            assertEquals(captured == boxed || captured == array, references[i], "captured " + captured);
+        }
+    }
+
+    @Test
     void theBigNumbersValueOfCachesAreCanonicalAndArriveAsThemselves() {
         assertTrue(ValueIdentities.isCanonical(BigInteger.ONE));
         assertTrue(ValueIdentities.isCanonical(BigDecimal.TEN));
