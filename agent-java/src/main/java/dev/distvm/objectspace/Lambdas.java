@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.objectweb.asm.Type;
 
 /**
  * Lambdas and method references travel by value: by what they are (the functional interface, the
@@ -100,22 +101,16 @@ final class Lambdas {
         boolean[] references = new boolean[form.getCapturedArgCount()];
         int kind = form.getImplMethodKind();
         int receiver = kind == MethodHandleInfo.REF_invokeStatic || kind == MethodHandleInfo.REF_newInvokeSpecial ? 0 : 1;
-        String descriptor = form.getImplMethodSignature();
-        int at = descriptor.indexOf('(') + 1;
+        Type[] parameters = Type.getArgumentTypes(form.getImplMethodSignature());
         for (int i = 0; i < references.length; i++) {
-            if (i < receiver) {
-                references[i] = true;
-                continue;
-            }
-            char first = at < descriptor.length() ? descriptor.charAt(at) : ')';
-            references[i] = first == 'L' || first == '[';
-            // past this parameter: array dimensions, then a class name to its ';' or one primitive letter
-            while (at < descriptor.length() && descriptor.charAt(at) == '[') {
-                at++;
-            }
-            at = at < descriptor.length() && descriptor.charAt(at) == 'L' ? descriptor.indexOf(';', at) + 1 : at + 1;
+            // a receiver, or a parameter the captured value is passed as
+            references[i] = i < receiver || i - receiver < parameters.length && holdsReference(parameters[i - receiver]);
         }
         return references;
+    }
+
+    private static boolean holdsReference(Type type) {
+        return type.getSort() == Type.OBJECT || type.getSort() == Type.ARRAY;
     }
 
     static SerializedLambda write(WireBuffer out, Object lambda) {

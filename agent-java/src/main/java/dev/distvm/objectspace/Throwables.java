@@ -114,9 +114,7 @@ final class Throwables {
     }
 
     private static boolean carried(Class<?> type) {
-        return type.isPrimitive() || type == String.class || type.isEnum() || type == Boolean.class || type == Byte.class
-                || type == Character.class || type == Short.class || type == Integer.class || type == Long.class
-                || type == Float.class || type == Double.class;
+        return type.isPrimitive() || type == String.class || type.isEnum() || WireWriter.BOXES.contains(type);
     }
 
     /** As {@code WireWriter} writes a value, with its tags, for the values a field here may hold. */

@@ -38,6 +38,8 @@ final class ValueIdentities {
     private static final Map<Long, Known> BY_ID = new HashMap<>();
     private static final ReferenceQueue<Object> COLLECTED = new ReferenceQueue<>();
     private static long lastSequence;
+    /** Set, under the lock, before the first value is given or takes an id; never cleared. */
+    private static volatile boolean anyIdentified;
 
     private ValueIdentities() {}
 
@@ -85,8 +87,14 @@ final class ValueIdentities {
     }
 
     /** Whether {@code value} travelled with an id already (from here or to here). */
-    static synchronized boolean hasId(Object value) {
-        return IDS.get(value) != null;
+    static boolean hasId(Object value) {
+        // Every string written asks; most programs never give one an id, and need not take the lock.
+        if (!anyIdentified) {
+            return false;
+        }
+        synchronized (ValueIdentities.class) {
+            return IDS.get(value) != null;
+        }
     }
 
     /** The id {@code value} travels with: the one it arrived with, or a new one. */
@@ -112,6 +120,7 @@ final class ValueIdentities {
     }
 
     private static void remember(Object value, long id) {
+        anyIdentified = true;
         for (Known gone; (gone = (Known) COLLECTED.poll()) != null; ) {
             BY_ID.remove(gone.id, gone);
         }

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Writes one object-space message: values, and the full state of every holder the message names
@@ -295,9 +297,13 @@ final class WireWriter {
         }
     }
 
+    /** The primitives' boxes, which {@link #writeBoxed} writes. */
+    static final Set<Class<?>> BOXES = Set.of(Integer.class, Long.class, Double.class, Float.class, Short.class, Byte.class,
+            Character.class, Boolean.class);
+
     /** The classes whose instances {@link #write} writes as what they are (so does it enum constants). */
-    static final Set<Class<?>> BY_VALUE = Set.of(String.class, Integer.class, Long.class, Double.class, Float.class,
-            Short.class, Byte.class, Character.class, Boolean.class, Class.class, BigInteger.class, BigDecimal.class);
+    static final Set<Class<?>> BY_VALUE = Stream.concat(BOXES.stream(),
+            Stream.of(String.class, Class.class, BigInteger.class, BigDecimal.class)).collect(Collectors.toUnmodifiableSet());
 
     /** Whether {@link #write} writes {@code value} as what it is, reaching nothing else (a lambda reaches what it captured). */
     static boolean travelsByValue(Object value) {
