@@ -26,6 +26,10 @@ import org.objectweb.asm.tree.MethodNode;
  * always arrives with its state and is refreshed in place at acquires, so there is nothing to check,
  * and the read costs what it costs on one JVM.
  *
+ * <p>A write of an instance field that is not volatile stays the program's {@code putfield}, followed by
+ * a call of {@code $dist$written$N(o)} (one per owner class), which reports it when the object is
+ * shared: a store into a null object then fails in the program's frame with the JVM's message.
+ *
  * <p>The helper takes the same operands and leaves the same result as the instruction it replaces,
  * so the frames of the calling method stay valid as they are. Accesses left direct: writes to
  * {@code uninitializedThis} (no method may receive it), a class initializer's accesses to its own
@@ -50,6 +54,15 @@ final class FieldAccessRewriter extends HelperHost {
     private record AccessHelper(String name, int opcode, String owner, String field, String fieldDescriptor,
             boolean isVolatile, boolean ownerIsInterface, String statics, boolean declaredUnnamed) {
 
+        /** A helper that only reports a write the caller made itself ({@code $dist$written$N(owner)}). */
+        static AccessHelper reportOf(String name, String owner) {
+            return new AccessHelper(name, Opcodes.PUTFIELD, owner, null, null, false, false, owner, false);
+        }
+
+        boolean isReportOnly() {
+            return field == null;
+        }
+
         boolean isStatic() {
             return opcode == Opcodes.GETSTATIC || opcode == Opcodes.PUTSTATIC;
         }
@@ -63,7 +76,7 @@ final class FieldAccessRewriter extends HelperHost {
             if (!isStatic()) {
                 parameters.add(Type.getObjectType(owner));
             }
-            if (!isRead()) {
+            if (!isRead() && !isReportOnly()) {
                 parameters.add(Type.getType(fieldDescriptor));
             }
             return parameters;
@@ -139,6 +152,11 @@ final class FieldAccessRewriter extends HelperHost {
                 super.visitFieldInsn(opcode, owner, name, descriptor);
                 return;
             }
+            if (opcode == Opcodes.PUTFIELD && !fieldResolver.isVolatile(owner, name, descriptor)) {
+                storeThenReport(owner, name, descriptor);
+                counts.add(Kind.FIELD_WRITE);
+                return;
+            }
             AccessHelper helper = helperFor(opcode, owner, name, descriptor);
             super.visitMethodInsn(Opcodes.INVOKESTATIC, className, helper.name(), helper.descriptor(), isInterface);
             counts.add(switch (opcode) {
@@ -150,6 +168,28 @@ final class FieldAccessRewriter extends HelperHost {
             if (helper.isVolatile()) {
                 counts.add(Kind.VOLATILE_ACCESS);
             }
+        }
+
+        /**
+         * The program's own {@code putfield}, then {@code $dist$written$N(o)}: a store that fails
+         * (a null object) throws in the program's frame with the JVM's message, as on one JVM.
+         * {@code o, v -> o, o, v}, by stack operations only, so the frames stay valid.
+         */
+        private void storeThenReport(String owner, String name, String descriptor) {
+            if (Type.getType(descriptor).getSize() == 2) {
+                super.visitInsn(Opcodes.DUP2_X1); // v, o, v
+                super.visitInsn(Opcodes.POP2);    // v, o
+                super.visitInsn(Opcodes.DUP_X2);  // o, v, o
+                super.visitInsn(Opcodes.DUP_X2);  // o, o, v, o
+                super.visitInsn(Opcodes.POP);     // o, o, v
+            } else {
+                super.visitInsn(Opcodes.SWAP);    // v, o
+                super.visitInsn(Opcodes.DUP_X1);  // o, v, o
+                super.visitInsn(Opcodes.SWAP);    // o, o, v
+            }
+            super.visitFieldInsn(Opcodes.PUTFIELD, owner, name, descriptor);
+            AccessHelper report = reportFor(owner);
+            super.visitMethodInsn(Opcodes.INVOKESTATIC, className, report.name(), report.descriptor(), isInterface);
         }
 
         @Override
@@ -213,6 +253,10 @@ final class FieldAccessRewriter extends HelperHost {
         });
     }
 
+    private AccessHelper reportFor(String owner) {
+        return helpers.computeIfAbsent("written " + owner, key -> AccessHelper.reportOf("$dist$written$" + helpers.size(), owner));
+    }
+
     private void generate(AccessHelper helper) {
         int access = helperAccess();
         MethodVisitor method = super.visitMethod(access, helper.name(), helper.descriptor(), null, null);
@@ -220,7 +264,9 @@ final class FieldAccessRewriter extends HelperHost {
         if (helper.isStatic()) {
             faultIfStaticsNotValid(method, helper); // a volatile static too: its value is the home's
         }
-        if (helper.isVolatile()) {
+        if (helper.isReportOnly()) {
+            reportWriteToShared(method, helper);
+        } else if (helper.isVolatile()) {
             if (helper.isRead()) {
                 pushTarget(method, helper);
                 hooks.invoke(method, RuntimeHooks.BEFORE_VOLATILE_READ);

@@ -54,7 +54,7 @@ public final class RewriteCounts {
         FIELD_HANDLE(true),
         /** Rewritten instructions (already counted as reads or writes) whose field is volatile. */
         VOLATILE_ACCESS(true),
-        /** Synthetic {@code $dist$get...} / {@code $dist$put...} methods generated. */
+        /** Synthetic {@code $dist$get...} / {@code $dist$put...} / {@code $dist$written...} methods generated. */
         ACCESS_HELPER(true),
         CLASS_INITIALIZER_PROLOGUE(true),
         /** A {@code <clinit>} created for a class with static fields but no initializer. */

@@ -55,6 +55,19 @@ class ArrayRewriterTest {
             doubles[0] = 2d;
         }
 
+        /** A field store stays the program's too (FieldAccessRewriter): its failure must look the same. */
+        public static void storeIntoNullObject(boolean wide) {
+            Cell cell = wide ? null : new Cell();
+            Cell other = null;
+            cell.wide = 1L;
+            other.value = "x";
+        }
+
+        public static final class Cell {
+            public Object value;
+            public long wide;
+        }
+
         public static int[] handToJdk() {
             int[] filled = new int[3];
             Arrays.fill(filled, 4);
@@ -120,8 +133,10 @@ class ArrayRewriterTest {
                 assertThrownAsByTheInstruction(thrownBy(subject, method), () -> Stores.class.getMethod(method).invoke(null));
             }
             for (boolean wide : new boolean[] {true, false}) {
-                assertThrownAsByTheInstruction(thrownBy(subject, "storeIntoNull", wide),
-                        () -> Stores.class.getMethod("storeIntoNull", boolean.class).invoke(null, wide));
+                for (String method : List.of("storeIntoNull", "storeIntoNullObject")) {
+                    assertThrownAsByTheInstruction(thrownBy(subject, method, wide),
+                            () -> Stores.class.getMethod(method, boolean.class).invoke(null, wide));
+                }
             }
             assertEquals(List.of("store long[0]"), RecordingHooks.arrayCalls); // only the store that succeeded
         }
