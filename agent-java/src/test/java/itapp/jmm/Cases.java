@@ -311,6 +311,77 @@ final class Cases {
         return interrupted[0] ? null : "the sleeper was not interrupted";
     }
 
+    /** Threads that say they are running, so that main interrupts them after they read what it writes next. */
+    static final class Arrivals {
+        volatile int count;
+
+        synchronized void arrive() {
+            count++;
+        }
+    }
+
+    /**
+     * An interrupt publishes what the interrupter wrote before it (JLS 17.4.4), whichever way the
+     * thread sees it: {@code isInterrupted()}, {@code Thread.interrupted()}, an
+     * {@code InterruptedException} from a sleep, or from a wait on an object of its own. A cancelled
+     * thread that reports what the canceller set read its copy's old value.
+     */
+    static String interruptsPublishWrites() throws InterruptedException {
+        Box[] boxes = new Box[THREADS];
+        String[] failures = new String[THREADS];
+        Thread[] threads = new Thread[THREADS];
+        Arrivals arrivals = new Arrivals();
+        for (int i = 0; i < THREADS; i++) {
+            Box box = boxes[i] = new Box();
+            int me = i;
+            threads[i] = new Thread(() -> {
+                int before = box.value; // the copy, made before main writes
+                arrivals.arrive();
+                try {
+                    switch (me % 4) {
+                        case 0 -> {
+                            while (!Thread.currentThread().isInterrupted()) {
+                                Thread.onSpinWait();
+                            }
+                        }
+                        case 1 -> {
+                            while (!Thread.interrupted()) {
+                                Thread.onSpinWait();
+                            }
+                        }
+                        case 2 -> Thread.sleep(60_000);
+                        default -> {
+                            Object own = new Object();
+                            synchronized (own) {
+                                own.wait();
+                            }
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    // seen: what follows must see main's writes
+                }
+                Box other = box.other;
+                if (before != 0 || box.value != 100 + me || other == null || other.value != me) {
+                    failures[me] = "thread " + me + " read value " + box.value + " and other "
+                            + (other == null ? "null" : other.value) + " after its interrupt";
+                }
+            }, "interrupted-" + i);
+            threads[i].start();
+        }
+        while (arrivals.count < THREADS) {
+            Thread.sleep(1);
+        }
+        Thread.sleep(50); // into their spins, sleeps and waits
+        for (int i = 0; i < THREADS; i++) {
+            Box other = new Box();
+            other.value = i;
+            boxes[i].value = 100 + i;
+            boxes[i].other = other;
+            threads[i].interrupt();
+        }
+        return joinAndFirstFailure(threads, failures);
+    }
+
     /** One round's volatiles for Dekker and IRIW: fresh per round, so nothing needs resetting. */
     static final class Round {
         volatile int x;

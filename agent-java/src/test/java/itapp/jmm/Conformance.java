@@ -30,6 +30,7 @@ public final class Conformance {
         check("timed-wait", Cases.timedWait());
         check("interrupt-waiting", Cases.interruptWaiting());
         check("interrupt-sleeping", Cases.interruptSleeping());
+        check("interrupts-publish-writes", Cases.interruptsPublishWrites());
         check("reentrant-synchronized", Cases.reentrantSynchronized());
         check("own-monitors-made-by-the-threads", Cases.ownMonitorsMadeByTheThreads());
         check("published-while-locked", Cases.publishedWhileLocked());

@@ -242,7 +242,11 @@ public final class Hooks {
             }
             w.monitors().await(lock, millis);
         } else {
-            w.monitors().waitLocally(lock, millis, 0);
+            try {
+                w.monitors().waitLocally(lock, millis, 0);
+            } catch (InterruptedException e) {
+                throw seen(e);
+            }
         }
     }
 
@@ -256,7 +260,11 @@ public final class Hooks {
         } else if (w.monitors().holdsShared(lock)) {
             wait(lock, nanos > 0 && millis < Long.MAX_VALUE ? millis + 1 : millis);
         } else {
-            w.monitors().waitLocally(lock, millis, nanos);
+            try {
+                w.monitors().waitLocally(lock, millis, nanos);
+            } catch (InterruptedException e) {
+                throw seen(e);
+            }
         }
     }
 
@@ -301,7 +309,11 @@ public final class Hooks {
             }
             h.placed().join(thread, millis);
         } else {
-            onThisNode(thread, "join").join(millis);
+            try {
+                onThisNode(thread, "join").join(millis);
+            } catch (InterruptedException e) {
+                throw seen(e);
+            }
         }
     }
 
@@ -313,7 +325,11 @@ public final class Hooks {
         if (h != null && h.placed().isPlaced(thread)) {
             join(thread, nanos > 0 && millis < Long.MAX_VALUE ? millis + 1 : millis);
         } else {
-            onThisNode(thread, "join").join(millis, nanos);
+            try {
+                onThisNode(thread, "join").join(millis, nanos);
+            } catch (InterruptedException e) {
+                throw seen(e);
+            }
         }
     }
 
@@ -433,7 +449,29 @@ public final class Hooks {
      * sees as {@code this}.
      */
     public static boolean isInterrupted(Thread thread) {
-        return onThisNode(thread, "isInterrupted").isInterrupted();
+        return seen(onThisNode(thread, "isInterrupted").isInterrupted());
+    }
+
+    /** {@code Thread.interrupted()}: an interrupt seen is an acquire on a worker ({@link WorkerRuntime#interruptSeen}). */
+    public static boolean interrupted() {
+        return seen(Thread.interrupted());
+    }
+
+    private static boolean seen(boolean interrupted) {
+        WorkerRuntime w = worker;
+        if (interrupted && w != null) {
+            w.interruptSeen();
+        }
+        return interrupted;
+    }
+
+    /** {@code InterruptedException} thrown to the program: an interrupt seen. */
+    private static InterruptedException seen(InterruptedException e) {
+        WorkerRuntime w = worker;
+        if (w != null) {
+            w.interruptSeen();
+        }
+        return e;
     }
 
     public static Thread currentThread() {
@@ -442,11 +480,19 @@ public final class Hooks {
     }
 
     public static void sleep(long millis) throws InterruptedException {
-        Thread.sleep(millis);
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            throw seen(e);
+        }
     }
 
     public static void sleep(long millis, int nanos) throws InterruptedException {
-        Thread.sleep(millis, nanos);
+        try {
+            Thread.sleep(millis, nanos);
+        } catch (InterruptedException e) {
+            throw seen(e);
+        }
     }
 
     /**

@@ -61,6 +61,7 @@ final class ThreadsPlacedHere {
         SpaceMessages.serveAtOnce(endpoint, fromHome, NodeMessageType.SPACE_INTERRUPT_VALUE, m -> {
             Thread thread = running.get(SpaceMessages.longOf(SpaceMessages.body(m)));
             if (thread != null) {
+                runtime.interruptArrived(); // before the thread can see it
                 InterruptGate.interrupt(thread);
             }
             return null;

@@ -60,6 +60,9 @@ final class WorkerRuntime {
     private int readsUntilClockLook;
     /** Numbers this node's forwarded calls, so that an interrupt names the one it is for. */
     private final AtomicLong forwardedCalls = new AtomicLong();
+    /** Interrupts the home sent for threads here, and through which of them a refresh followed ({@link #interruptSeen}). */
+    private final AtomicLong interruptsArrived = new AtomicLong();
+    private final AtomicLong interruptsAcquired = new AtomicLong();
 
     WorkerRuntime(Endpoint endpoint, Supplier<String> home, Senders fromHome, ClassLoader loader) {
         this.endpoint = endpoint;
@@ -149,6 +152,28 @@ final class WorkerRuntime {
                     + endpoint.nodeId() + " cannot go on coherently: " + reason(e));
         }
         return true;
+    }
+
+    /** The home sent an interrupt for a thread here (which is interrupted next). */
+    void interruptArrived() {
+        interruptsArrived.incrementAndGet();
+    }
+
+    /**
+     * A thread here saw an interrupt (an {@code isInterrupted()} or {@code Thread.interrupted()} that
+     * answered true, an {@code InterruptedException}): an interrupt synchronizes-with every point
+     * where a thread determines it (JLS 17.4.4), so what the interrupting thread wrote before it must
+     * be visible now. Interrupts from the home come from its threads, whose writes are in the
+     * masters: a refresh, once per interrupt that arrived since the last (a copy is the node's, so one
+     * thread's refresh serves every thread here). A cancelled thread that reported what the
+     * canceller had set read its copy's old value.
+     */
+    void interruptSeen() {
+        long arrived = interruptsArrived.get();
+        if (arrived > interruptsAcquired.get()) {
+            refresh();
+            interruptsAcquired.accumulateAndGet(arrived, Math::max);
+        }
     }
 
     /** An acquire: what others released to the home becomes visible here. */

@@ -65,6 +65,7 @@ final class CallSiteRewriter extends ClassVisitor {
                 virtual(isThread, "threadId", "()J", RuntimeHooks.THREAD_ID, Kind.THREAD_ID),
                 virtual(isThread, "interrupt", "()V", RuntimeHooks.INTERRUPT, Kind.THREAD_INTERRUPT),
                 virtual(isThread, "isInterrupted", "()Z", RuntimeHooks.IS_INTERRUPTED, Kind.THREAD_INTERRUPT),
+                statik(isThread, "interrupted", "()Z", RuntimeHooks.INTERRUPTED, Kind.THREAD_INTERRUPT),
                 virtual(runtime, "exit", "(I)V", RuntimeHooks.RUNTIME_EXIT, Kind.EXIT),
                 virtual(runtime, "halt", "(I)V", RuntimeHooks.HALT, Kind.EXIT),
                 statik(isThread, "currentThread", "()Ljava/lang/Thread;", RuntimeHooks.CURRENT_THREAD, Kind.CURRENT_THREAD),

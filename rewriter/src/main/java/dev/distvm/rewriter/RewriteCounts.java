@@ -26,7 +26,7 @@ public final class RewriteCounts {
         THREAD_COUNT(true),
         /** getId() and threadId(). */
         THREAD_ID(true),
-        /** interrupt() and isInterrupted(). */
+        /** interrupt(), isInterrupted() and Thread.interrupted(). */
         THREAD_INTERRUPT(true),
         CURRENT_THREAD(true),
         SLEEP(true),

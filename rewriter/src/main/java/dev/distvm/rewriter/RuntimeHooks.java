@@ -72,6 +72,7 @@ public final class RuntimeHooks {
     public static final Method THREAD_ID = Method.getMethod("long threadId (Thread)");
     public static final Method INTERRUPT = Method.getMethod("void interrupt (Thread)");
     public static final Method IS_INTERRUPTED = Method.getMethod("boolean isInterrupted (Thread)");
+    public static final Method INTERRUPTED = Method.getMethod("boolean interrupted ()");
     public static final Method RUNTIME_EXIT = Method.getMethod("void exit (Runtime, int)");
     public static final Method HALT = Method.getMethod("void halt (Runtime, int)");
     public static final Method CURRENT_THREAD = Method.getMethod("Thread currentThread ()");
