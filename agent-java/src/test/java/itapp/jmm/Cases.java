@@ -1086,7 +1086,8 @@ final class Cases {
     static String identityOfValuesThatTravelByValue() throws InterruptedException {
         Object[][] seen = new Object[THREADS][];
         boolean[][] compared = new boolean[THREADS][];
-        Object[] given = {END_OF_WORK, "end", new BigInteger("123456789012345678901234567890"), Integer.valueOf(123_456)};
+        Object[] given = {END_OF_WORK, "end", new BigInteger("123456789012345678901234567890"), Integer.valueOf(123_456),
+            List.of(1, 2), new IllegalStateException("given")};
         Integer pill = (Integer) given[3];
         Thread[] threads = new Thread[THREADS];
         for (int i = 0; i < THREADS; i++) {
@@ -1095,9 +1096,12 @@ final class Cases {
                 String made = new String("made-" + mine);
                 BigInteger big = BigInteger.TEN.pow(30 + mine);
                 Double box = 0.5 + mine;
+                List<String> list = List.of("made", "by", "thread-" + mine);
+                RuntimeException failure = new RuntimeException("thread-" + mine);
                 compared[mine] = new boolean[] {given[0] == END_OF_WORK, given[1] != END_OF_WORK, given[0].equals(given[1]),
                         given[3] == pill};
-                seen[mine] = new Object[] {given[0], given[2], made, made, big, big, BigInteger.ONE, BigDecimal.TEN, pill, box, box};
+                seen[mine] = new Object[] {given[0], given[2], made, made, big, big, BigInteger.ONE, BigDecimal.TEN, pill, box, box,
+                    list, list, given[4], failure, failure, given[5]};
             }, "identities-" + i);
             threads[i].start();
         }
@@ -1109,7 +1113,7 @@ final class Cases {
             boolean[] c = compared[i];
             if (!c[0] || !c[1] || !c[2] || !c[3] || s[0] != END_OF_WORK || s[1] != given[2] || s[2] != s[3] || s[4] != s[5]
                     || s[6] != BigInteger.ONE || s[7] != BigDecimal.TEN || !s[2].equals("made-" + i) || s[8] != given[3]
-                    || s[9] != s[10]) {
+                    || s[9] != s[10] || s[11] != s[12] || s[13] != given[4] || s[14] != s[15] || s[16] != given[5]) {
                 return "thread " + i + " compared " + java.util.Arrays.toString(c) + " and stored " + java.util.Arrays.toString(s);
             }
         }

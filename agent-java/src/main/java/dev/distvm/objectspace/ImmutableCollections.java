@@ -13,8 +13,8 @@ import java.util.stream.Stream;
  * {@code copyOf}, a stream's {@code toList()}) travel by value, as strings do: they cannot change,
  * so a copy on each node is what the program could see of the one it made; their elements travel as
  * any value (an application object by id). A receiver gets an equal collection of the same class,
- * not the same object: {@code ==} between one made on one node and its copy on another is false,
- * as it is for strings. Only these exact classes: a view ({@code subList}, an unmodifiable
+ * and one that is not empty carries an id ({@link ValueIdentities}): a list stored twice arrives as
+ * one object, and one that goes out and comes back is the one that went. Only these exact classes: a view ({@code subList}, an unmodifiable
  * wrapper of a mutable collection) is not immutable and cannot be shared.
  */
 final class ImmutableCollections {

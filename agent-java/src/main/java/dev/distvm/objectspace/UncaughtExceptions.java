@@ -20,6 +20,13 @@ import java.util.Set;
  * its default value at the home.
  */
 final class UncaughtExceptions {
+    /**
+     * Whether a cause follows, and if not, whether the program may still set one: an exception made
+     * without a cause accepts one {@code initCause}, one made with {@code null} as its cause none.
+     */
+    private static final byte NO_CAUSE = 0, CAUSE_FOLLOWS = 1, CAUSE_NOT_INITIALIZED = 2;
+    /** Throwable's own field: itself while no cause was given ({@code getCause()} says null either way). */
+    private static final Field CAUSE = causeField();
     /** Deeper cause chains are cut: a chain that long is a cycle or a bug, and the handler still gets its top. */
     private static final int MAX_DEPTH = 64;
     private static final String DIST_PACKAGES = "dev.distvm.";
@@ -49,10 +56,11 @@ final class UncaughtExceptions {
             out.appendInt(element.getLineNumber());
         }
         Throwable cause = thrown.getCause();
-        boolean followCause = cause != null && cause != thrown && depth < MAX_DEPTH;
-        out.appendBoolean(followCause);
-        if (followCause) {
+        if (cause != null && depth < MAX_DEPTH) {
+            out.appendByte(CAUSE_FOLLOWS);
             write(cause, out, programLoader, depth + 1);
+        } else {
+            out.appendByte(cause == null && !causeInitialized(thrown) ? CAUSE_NOT_INITIALIZED : NO_CAUSE);
         }
         Throwable[] suppressed = depth < MAX_DEPTH ? thrown.getSuppressed() : new Throwable[0];
         out.appendInt(suppressed.length);
@@ -101,8 +109,12 @@ final class UncaughtExceptions {
             stack[i] = new StackTraceElement(readNullable(in), readNullable(in), readNullable(in), WireReader.string(in),
                     WireReader.string(in), readNullable(in), in.getInt());
         }
-        Throwable cause = in.get() != 0 ? read(in, loader, nesting + 1) : null;
+        byte causeState = in.get();
+        Throwable cause = causeState == CAUSE_FOLLOWS ? read(in, loader, nesting + 1) : null;
         Throwable rebuilt = rebuild(className, message, cause, loader);
+        if (causeState == CAUSE_NOT_INITIALIZED) {
+            setCause(rebuilt, rebuilt);
+        }
         rebuilt.setStackTrace(stack);
         int suppressed = in.getInt();
         for (int i = 0; i < suppressed; i++) {
@@ -130,6 +142,32 @@ final class UncaughtExceptions {
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             // The home cannot make one of that class: the handler still gets the thread's exception, named.
             return new Throwable(className + (message == null ? "" : ": " + message), cause);
+        }
+    }
+
+    private static Field causeField() {
+        try {
+            Field cause = Throwable.class.getDeclaredField("cause");
+            cause.setAccessible(true); // the agent opens java.lang to dist
+            return cause;
+        } catch (NoSuchFieldException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static boolean causeInitialized(Throwable thrown) {
+        try {
+            return CAUSE.get(thrown) != thrown;
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void setCause(Throwable rebuilt, Throwable cause) {
+        try {
+            CAUSE.set(rebuilt, cause);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
         }
     }
 

@@ -22,6 +22,9 @@ import java.util.function.IntSupplier;
  * field or element that holds references: dist boxes its primitive fields' values the same way,
  * and those are no one's objects. (A box within the JDK's caches arrives as the cache's, also one
  * the program made with a deprecated constructor.)
+ * An immutable collection that is not empty and an exception carry one too: a program that keeps
+ * one failure where several threads put it compares it with {@code ==}. (What a node does to its
+ * copy of an exception, {@code addSuppressed}, stays there: exceptions travel by value.)
  */
 final class ValueIdentities {
     private static final class Known extends WeakReference<Object> {

@@ -274,7 +274,10 @@ final class WireReader {
         };
     }
 
-    /** A value that travels by value but keeps its identity ({@link ValueIdentities}): a string, a big number, a box. */
+    /**
+     * A value that travels by value but keeps its identity ({@link ValueIdentities}): a string, a big
+     * number, a box, an immutable collection, an exception.
+     */
     private Object identified(long id) {
         int tag = Byte.toUnsignedInt(in.get());
         Object value = switch (tag) {
@@ -283,6 +286,8 @@ final class WireReader {
             case WireWriter.BIG_DECIMAL -> bigDecimal(in);
             case WireWriter.BOOLEAN, WireWriter.BYTE, WireWriter.CHAR, WireWriter.SHORT, WireWriter.INT, WireWriter.LONG,
                     WireWriter.FLOAT, WireWriter.DOUBLE -> boxed(tag, in);
+            case WireWriter.IMMUTABLE_COLLECTION -> immutableCollection();
+            case WireWriter.THROWABLE -> UncaughtExceptions.read(in, loader);
             default -> throw new IllegalArgumentException("object-space message: value tag " + tag + " cannot carry an identity");
         };
         return ValueIdentities.arrived(id, value);

@@ -229,6 +229,7 @@ final class WireWriter {
             if (!Throwables.travelsByValue(thrown)) {
                 throw Throwables.refusal(thrown.getClass());
             }
+            identified(out, thrown);
             out.appendByte((byte) THROWABLE);
             UncaughtExceptions.write(thrown, out, holders.loader());
         } else if (isHolder(value)) {
@@ -236,6 +237,9 @@ final class WireWriter {
             out.appendLong(idFor(value));
         } else if (ImmutableCollections.is(value)) { // a JDK class: after the holders, the common case
             List<Object> elements = ImmutableCollections.elements(value);
+            if (!elements.isEmpty()) { // an empty one is the JDK's single instance on every node
+                identified(out, value);
+            }
             out.appendByte((byte) IMMUTABLE_COLLECTION);
             out.appendByte((byte) ImmutableCollections.kind(value));
             out.appendInt(elements.size());

@@ -2,6 +2,7 @@ package dev.distvm.objectspace;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.distvm.transport.WireBuffer;
@@ -85,6 +86,29 @@ class ThrowablesTest {
         Shadowing both = (Shadowing) UncaughtExceptions.read(in, getClass().getClassLoader());
         assertEquals(3, ((WithCode) both).code);
         assertEquals(2.5, both.code);
+        assertEquals(0, in.remaining());
+    }
+
+    @Test
+    void aCopyAcceptsACauseWhereTheOriginalWouldAndOnlyThere() {
+        WireBuffer out = new WireBuffer();
+        UncaughtExceptions.write(new RuntimeException("no cause yet"), out, getClass().getClassLoader());
+        UncaughtExceptions.write(new RuntimeException("null cause", null), out, getClass().getClassLoader());
+        UncaughtExceptions.write(new RuntimeException("wrapper", new Plain("root")), out, getClass().getClassLoader());
+
+        ByteBuffer in = ByteBuffer.wrap(out.toByteArray());
+        Throwable open = UncaughtExceptions.read(in, getClass().getClassLoader());
+        Throwable root = new IllegalArgumentException("root");
+        assertEquals(null, open.getCause());
+        open.initCause(root);
+        assertEquals(root, open.getCause());
+        Throwable closed = UncaughtExceptions.read(in, getClass().getClassLoader());
+        assertEquals(null, closed.getCause());
+        assertThrows(IllegalStateException.class, () -> closed.initCause(root));
+        Throwable wrapper = UncaughtExceptions.read(in, getClass().getClassLoader());
+        assertEquals("root", wrapper.getCause().getMessage());
+        assertEquals(null, wrapper.getCause().getCause());
+        assertThrows(IllegalStateException.class, () -> wrapper.initCause(root));
         assertEquals(0, in.remaining());
     }
 }
