@@ -382,6 +382,54 @@ final class Cases {
         return joinAndFirstFailure(threads, failures);
     }
 
+    /** A thread of the program's own class that asks its peers of themselves. */
+    static final class Peer extends Thread {
+        final int me;
+        Peer[] peers;
+        String seen;
+
+        Peer(int me) {
+            super("peer-" + me);
+            this.me = me;
+        }
+
+        @Override
+        public void run() {
+            Peer next = peers[(me + 1) % peers.length];
+            seen = next.getName() + " " + next.getPriority() + " " + next.isDaemon() + " " + next.getId();
+        }
+    }
+
+    /**
+     * What a thread asks of another thread's object (its name, priority, daemon flag, id) is what
+     * that thread is, also where the object is a copy: placed threads read "dist-template" and the
+     * id and priority of a thread made on their node.
+     */
+    static String peersAskedOfThemselves() throws InterruptedException {
+        Peer[] peers = new Peer[THREADS];
+        String[] expected = new String[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            peers[i] = new Peer(i);
+            peers[i].setPriority(Thread.MIN_PRIORITY + 1 + i);
+            peers[i].setDaemon(i % 2 == 1);
+        }
+        for (int i = 0; i < THREADS; i++) {
+            Peer next = peers[(i + 1) % THREADS];
+            peers[i].peers = peers;
+            expected[i] = next.getName() + " " + next.getPriority() + " " + next.isDaemon() + " " + next.getId();
+        }
+        for (Peer peer : peers) {
+            peer.start();
+        }
+        for (int i = 0; i < THREADS; i++) {
+            peers[i].join();
+            if (!expected[i].equals(peers[i].seen)) {
+                return "peer " + i + " saw its next as " + peers[i].seen + ", not " + expected[i];
+            }
+        }
+        return null;
+    }
+
     /** One round's volatiles for Dekker and IRIW: fresh per round, so nothing needs resetting. */
     static final class Round {
         volatile int x;

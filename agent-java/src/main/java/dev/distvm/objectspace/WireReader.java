@@ -132,6 +132,7 @@ final class WireReader {
         int[] lengths = new int[count];
         int[] identityHashes = new int[count];
         int[] leasesFromBirth = new int[count];
+        ThreadCopies.Identity[] threads = new ThreadCopies.Identity[count];
         Object[] created = new Object[count];
         boolean[] isNew = new boolean[count];
         long leastStateBytes = 0;
@@ -170,6 +171,9 @@ final class WireReader {
             }
             identityHashes[i] = kinds[i] == Holders.Kind.STATICS ? 0 : in.getInt();
             leasesFromBirth[i] = kinds[i] == Holders.Kind.STATICS ? Holders.NO_LEASE : in.getInt();
+            if (kinds[i] == Holders.Kind.OBJECT && Thread.class.isAssignableFrom(types[i])) {
+                threads[i] = ThreadCopies.readIdentity(in);
+            }
         }
         // The new instances first, back to back, and only then their bookkeeping: copies that a
         // program walks in order then lie in memory as they do at the home (interleaved with map
@@ -177,6 +181,9 @@ final class WireReader {
         for (int i = 0; i < count; i++) {
             if (isNew[i]) {
                 created[i] = Instances.create(kinds[i], types[i], lengths[i]);
+                if (threads[i] != null) {
+                    threads[i].giveTo((Thread) created[i]);
+                }
             }
         }
         for (int i = 0; i < count; i++) {

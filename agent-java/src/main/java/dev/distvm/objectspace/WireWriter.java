@@ -153,6 +153,9 @@ final class WireWriter {
                 headers.appendString(holder.getClass().getName());
                 headers.appendInt(holders.identityHash(holder));
                 headers.appendInt(pushed.leaseFromBirth);
+                if (holder instanceof Thread thread) {
+                    ThreadCopies.writeIdentity(thread, headers);
+                }
             }
             pending.add(new Object[] {holder, pushed.state, pushed.absentChunks});
             shared.add(holder);

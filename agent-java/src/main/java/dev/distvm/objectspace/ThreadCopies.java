@@ -1,0 +1,54 @@
+package dev.distvm.objectspace;
+
+import dev.distvm.transport.WireBuffer;
+import java.lang.reflect.Field;
+import java.nio.ByteBuffer;
+
+/**
+ * What a copy of a {@code Thread} object says of the thread: its name, priority, daemon flag and
+ * id. A copy is made on a fresh unstarted thread's state ({@link Instances}), whose fields are the
+ * JDK's, not slots that travel; without this, a placed thread that asked a peer of the program's
+ * {@code Thread[]} its name read "Thread-12" of a thread made here, or dist's own. They travel in
+ * the holder's header, so they are what they were when the copy was made: a later {@code setName}
+ * on another node does not reach it.
+ */
+final class ThreadCopies {
+    private static final Field TID = tidField();
+
+    record Identity(String name, int priority, boolean daemon, long id) {
+        void giveTo(Thread copy) {
+            copy.setName(name);
+            copy.setPriority(Math.max(Thread.MIN_PRIORITY, Math.min(Thread.MAX_PRIORITY, priority)));
+            copy.setDaemon(daemon); // the copy is never started
+            try {
+                TID.setLong(copy, id); // the program's id of the thread, as getId() answers at the home
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    private ThreadCopies() {}
+
+    /** [name][priority][daemon][id], after an object holder's header when the holder is a {@code Thread}. */
+    static void writeIdentity(Thread thread, WireBuffer out) {
+        out.appendString(thread.getName());
+        out.appendInt(thread.getPriority());
+        out.appendBoolean(thread.isDaemon());
+        out.appendLong(Hooks.threadId(thread));
+    }
+
+    static Identity readIdentity(ByteBuffer in) {
+        return new Identity(WireReader.string(in), in.getInt(), in.get() != 0, in.getLong());
+    }
+
+    private static Field tidField() {
+        try {
+            Field tid = Thread.class.getDeclaredField("tid"); // JDK 17 and 25 alike
+            tid.setAccessible(true); // the agent opens java.lang to dist
+            return tid;
+        } catch (NoSuchFieldException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+}
