@@ -226,9 +226,11 @@ class CallSiteRewriterTest {
         assertEquals("interrupted", subject.call("run"));
         assertEquals(List.of("interrupt(sleeper)", "interrupt(napper)"), RecordingHooks.callsOf("interrupt"));
         assertEquals(List.of("isInterrupted(napper)", "isInterrupted(napper)"), RecordingHooks.callsOf("isInterrupted"));
+        assertEquals(List.of("interrupted()"), RecordingHooks.callsOf("interrupted"));
         // Whether the interrupt comes before or during the sleep, the sleeper's sleep hook is called.
         assertEquals(List.of("sleep(30000)", "sleep(2)", "sleep(1, 500)"), RecordingHooks.callsOf("sleep"));
-        assertEquals(Map.of(Kind.SLEEP, 1, Kind.THREAD_INTERRUPT, 3), subject.concurrencyCounts(Interrupts.Napper.class));
+        // the napper's interrupt, two isInterrupted and one Thread.interrupted
+        assertEquals(Map.of(Kind.SLEEP, 1, Kind.THREAD_INTERRUPT, 4), subject.concurrencyCounts(Interrupts.Napper.class));
     }
 
     @Test

@@ -233,6 +233,11 @@ public final class RecordingHooks {
         return thread.isInterrupted();
     }
 
+    public static boolean interrupted() {
+        record("interrupted");
+        return Thread.interrupted();
+    }
+
     public static Thread currentThread() {
         record("currentThread");
         return Thread.currentThread();
