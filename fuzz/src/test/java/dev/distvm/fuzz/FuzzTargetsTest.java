@@ -83,6 +83,8 @@ class FuzzTargetsTest {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m", "-XX:+UseSerialGC",
+                // As dist's agent does in every node (exceptions and threads are rebuilt through Throwable's and Thread's fields).
+                "--add-opens", "java.base/java.lang=ALL-UNNAMED",
                 "-cp", System.getProperty("java.class.path"),
                 "com.code_intelligence.jazzer.Jazzer",
                 "--target_class=" + target,
