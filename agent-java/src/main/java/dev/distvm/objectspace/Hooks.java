@@ -242,11 +242,7 @@ public final class Hooks {
             }
             w.monitors().await(lock, millis);
         } else {
-            try {
-                w.monitors().waitLocally(lock, millis, 0);
-            } catch (InterruptedException e) {
-                throw seen(e);
-            }
+            seeingInterrupts(() -> w.monitors().waitLocally(lock, millis, 0));
         }
     }
 
@@ -260,11 +256,7 @@ public final class Hooks {
         } else if (w.monitors().holdsShared(lock)) {
             wait(lock, nanos > 0 && millis < Long.MAX_VALUE ? millis + 1 : millis);
         } else {
-            try {
-                w.monitors().waitLocally(lock, millis, nanos);
-            } catch (InterruptedException e) {
-                throw seen(e);
-            }
+            seeingInterrupts(() -> w.monitors().waitLocally(lock, millis, nanos));
         }
     }
 
@@ -309,11 +301,8 @@ public final class Hooks {
             }
             h.placed().join(thread, millis);
         } else {
-            try {
-                onThisNode(thread, "join").join(millis);
-            } catch (InterruptedException e) {
-                throw seen(e);
-            }
+            Thread here = onThisNode(thread, "join");
+            seeingInterrupts(() -> here.join(millis));
         }
     }
 
@@ -325,11 +314,8 @@ public final class Hooks {
         if (h != null && h.placed().isPlaced(thread)) {
             join(thread, nanos > 0 && millis < Long.MAX_VALUE ? millis + 1 : millis);
         } else {
-            try {
-                onThisNode(thread, "join").join(millis, nanos);
-            } catch (InterruptedException e) {
-                throw seen(e);
-            }
+            Thread here = onThisNode(thread, "join");
+            seeingInterrupts(() -> here.join(millis, nanos));
         }
     }
 
@@ -465,13 +451,18 @@ public final class Hooks {
         return interrupted;
     }
 
-    /** {@code InterruptedException} thrown to the program: an interrupt seen. */
-    private static InterruptedException seen(InterruptedException e) {
-        WorkerRuntime w = worker;
-        if (w != null) {
-            w.interruptSeen();
+    private interface Interruptible {
+        void run() throws InterruptedException;
+    }
+
+    /** Runs a blocking call whose {@code InterruptedException}, thrown to the program, is an interrupt seen. */
+    private static void seeingInterrupts(Interruptible call) throws InterruptedException {
+        try {
+            call.run();
+        } catch (InterruptedException e) {
+            seen(true);
+            throw e;
         }
-        return e;
     }
 
     public static Thread currentThread() {
@@ -480,19 +471,11 @@ public final class Hooks {
     }
 
     public static void sleep(long millis) throws InterruptedException {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            throw seen(e);
-        }
+        seeingInterrupts(() -> Thread.sleep(millis));
     }
 
     public static void sleep(long millis, int nanos) throws InterruptedException {
-        try {
-            Thread.sleep(millis, nanos);
-        } catch (InterruptedException e) {
-            throw seen(e);
-        }
+        seeingInterrupts(() -> Thread.sleep(millis, nanos));
     }
 
     /**

@@ -14,8 +14,9 @@ import java.util.stream.Stream;
  * so a copy on each node is what the program could see of the one it made; their elements travel as
  * any value (an application object by id). A receiver gets an equal collection of the same class,
  * and one that is not empty carries an id ({@link ValueIdentities}): a list stored twice arrives as
- * one object, and one that goes out and comes back is the one that went. Only these exact classes: a view ({@code subList}, an unmodifiable
- * wrapper of a mutable collection) is not immutable and cannot be shared.
+ * one object, and one that goes out and comes back is the one that went. Only these exact classes:
+ * a view ({@code subList}, an unmodifiable wrapper of a mutable collection) is not immutable and
+ * cannot be shared.
  */
 final class ImmutableCollections {
     static final int LIST = 0, SET = 1, MAP = 2;

@@ -91,7 +91,6 @@ final class Lambdas {
         return values;
     }
 
-    /** [capturing class][interface][method][its type][instantiated type][implementation: class, name, type, kind][captured count]; then the caller writes the captured values. */
     /**
      * Per captured value of {@code form}, whether the lambda captured a reference (its
      * implementation's parameter is not a primitive, or it is the receiver), so that a box there
@@ -113,6 +112,7 @@ final class Lambdas {
         return type.getSort() == Type.OBJECT || type.getSort() == Type.ARRAY;
     }
 
+    /** [capturing class][interface][method][its type][instantiated type][implementation: class, name, type, kind][captured count]; then the caller writes the captured values. */
     static SerializedLambda write(WireBuffer out, Object lambda) {
         SerializedLambda form = serializedForm(lambda);
         out.appendString(form.getCapturingClass());
