@@ -430,6 +430,140 @@ final class Cases {
         return null;
     }
 
+    /** A stage of a chain: joins the stage before it, then carries its box's value on. */
+    static final class Stage extends Thread {
+        final int me;
+        final Stage[] chain;
+        final Box[] boxes;
+        final String[] failures;
+
+        Stage(int me, Stage[] chain, Box[] boxes, String[] failures) {
+            super("stage-" + me);
+            this.me = me;
+            this.chain = chain;
+            this.boxes = boxes;
+            this.failures = failures;
+        }
+
+        @Override
+        public void run() {
+            int carried = 0;
+            if (me > 0) {
+                Stage before = chain[me - 1];
+                try {
+                    before.join();
+                } catch (InterruptedException e) {
+                    failures[me] = "stage " + me + " interrupted in its join";
+                    return;
+                }
+                Box seen = boxes[me - 1];
+                if (before.isAlive() || before.getState() != Thread.State.TERMINATED || seen.other == null
+                        || seen.other.value != me - 1) {
+                    failures[me] = "stage " + me + " after joining stage " + (me - 1) + ": alive " + before.isAlive()
+                            + ", state " + before.getState() + ", its box's other " + (seen.other == null ? "null" : seen.other.value);
+                    return;
+                }
+                carried = seen.value;
+            } else {
+                sleepQuietly(100); // the others' joins wait for it
+            }
+            Box other = new Box();
+            other.value = me;
+            boxes[me].other = other;
+            boxes[me].value = carried + me + 1;
+        }
+    }
+
+    /** Sleeps until {@link Interrupter} interrupts it, then reads what that thread wrote before. */
+    static final class Sleeper extends Thread {
+        final Box published;
+        final Arrivals asleep = new Arrivals();
+        String failure;
+
+        Sleeper(Box published) {
+            super("sleeper");
+            this.published = published;
+        }
+
+        @Override
+        public void run() {
+            asleep.arrive();
+            try {
+                Thread.sleep(60_000);
+                failure = "the sleeper slept 60 s: the interrupt did not reach it";
+            } catch (InterruptedException e) {
+                if (published.value != 42 || published.other == null || published.other.value != 7) {
+                    failure = "the sleeper read " + published.value + " after its interrupt";
+                }
+            }
+        }
+    }
+
+    static final class Interrupter extends Thread {
+        final Sleeper sleeper;
+        String failure;
+
+        Interrupter(Sleeper sleeper) {
+            super("interrupter");
+            this.sleeper = sleeper;
+        }
+
+        @Override
+        public void run() {
+            while (sleeper.asleep.count == 0) {
+                Thread.onSpinWait();
+            }
+            sleepQuietly(50); // into its sleep
+            Box other = new Box();
+            other.value = 7;
+            sleeper.published.other = other;
+            sleeper.published.value = 42;
+            if (!sleeper.isAlive()) {
+                failure = "the sleeper is not alive before its interrupt, state " + sleeper.getState();
+            }
+            sleeper.interrupt();
+        }
+    }
+
+    /**
+     * Threads that join, poll and interrupt threads placed on other nodes, as a chain of stages or
+     * a watchdog does: what the joined or interrupting thread wrote is seen after the join or the
+     * interrupt (JLS 17.4.4), and the answers are what one JVM gives. A worker thread that did any
+     * of this stopped the run.
+     */
+    static String peersJoinedAndInterrupted() throws InterruptedException {
+        Stage[] chain = new Stage[THREADS];
+        Box[] boxes = new Box[THREADS];
+        String[] failures = new String[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            boxes[i] = new Box();
+            chain[i] = new Stage(i, chain, boxes, failures);
+        }
+        for (Stage stage : chain) {
+            stage.start();
+        }
+        Sleeper sleeper = new Sleeper(new Box());
+        Interrupter interrupter = new Interrupter(sleeper);
+        sleeper.start();
+        interrupter.start();
+        interrupter.join();
+        sleeper.join();
+        String failure = joinAndFirstFailure(chain, failures);
+        int expected = THREADS * (THREADS + 1) / 2;
+        if (failure == null && boxes[THREADS - 1].value != expected) {
+            failure = "the chain carried " + boxes[THREADS - 1].value + ", not " + expected;
+        }
+        return failure != null ? failure : interrupter.failure != null ? interrupter.failure : sleeper.failure;
+    }
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** One round's volatiles for Dekker and IRIW: fresh per round, so nothing needs resetting. */
     static final class Round {
         volatile int x;

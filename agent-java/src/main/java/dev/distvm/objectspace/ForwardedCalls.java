@@ -73,9 +73,14 @@ final class ForwardedCalls {
         }
     }
 
-    /** The method of a forwarded JDK class that {@code key} names; refuses anything else. */
+    /**
+     * The method of a forwarded JDK class that {@code key} names, or for a {@code Thread} the
+     * question of {@link ThreadsElsewhere.AtHome}; refuses anything else.
+     */
     static Method method(Class<?> type, String key) {
-        Method method = COPY_CLASS.containsKey(type) ? CALLABLE.get(type).get(key) : null;
+        Class<?> callable = Thread.class.isAssignableFrom(type) ? ThreadsElsewhere.AtHome.class
+                : COPY_CLASS.containsKey(type) ? type : null;
+        Method method = callable != null ? CALLABLE.get(callable).get(key) : null;
         if (method == null) {
             throw new IllegalArgumentException("forwarded call: " + type.getName() + " has no method " + key
                     + " that a worker may call");
@@ -90,6 +95,11 @@ final class ForwardedCalls {
             key.append(parameter.descriptorString());
         }
         return key.append(')').append(method.getReturnType().descriptorString()).toString();
+    }
+
+    /** What a forwarded call runs on at the home: the master, or for a {@code Thread} its questions. */
+    static Object target(Object master) {
+        return master instanceof Thread thread ? new ThreadsElsewhere.AtHome(thread) : master;
     }
 
     /** The arguments, in the order of the method's parameters; only the types its methods take. */

@@ -52,17 +52,18 @@ final class ForwardedCallsAtHome {
         Call call = new Call(message.sender(), reader.body().getLong());
         Object master = reader.ref();
         Method method = ForwardedCalls.method(master.getClass(), reader.string());
+        Object target = ForwardedCalls.target(master);
         Object[] arguments = ForwardedCalls.readArguments(reader.body(), method);
         synchronized (this) {
             calls.put(call, new Running());
         }
-        return CompletableFuture.supplyAsync(() -> answer(call, run(call, master, method, arguments), method), callers);
+        return CompletableFuture.supplyAsync(() -> answer(call, run(call, target, method, arguments), method), callers);
     }
 
-    private ForwardedCalls.Outcome run(Call call, Object master, Method method, Object[] arguments) {
+    private ForwardedCalls.Outcome run(Call call, Object target, Method method, Object[] arguments) {
         started(call);
         try {
-            return new ForwardedCalls.Outcome(method.invoke(master, arguments), null);
+            return new ForwardedCalls.Outcome(method.invoke(target, arguments), null);
         } catch (InvocationTargetException e) {
             return new ForwardedCalls.Outcome(null, e.getCause());
         } catch (IllegalAccessException e) {

@@ -300,9 +300,15 @@ public final class Hooks {
                 throw new IllegalArgumentException("timeout value is negative");
             }
             h.placed().join(thread, millis);
-        } else {
-            Thread here = onThisNode(thread, "join");
+            return;
+        }
+        Thread here = runningHere(thread);
+        if (here != null) {
             seeingInterrupts(() -> here.join(millis));
+        } else if (millis < 0) {
+            throw new IllegalArgumentException("timeout value is negative");
+        } else {
+            seeingInterrupts(() -> ThreadsElsewhere.join(worker, thread, millis));
         }
     }
 
@@ -313,9 +319,13 @@ public final class Hooks {
         HomeRuntime h = home;
         if (h != null && h.placed().isPlaced(thread)) {
             join(thread, nanos > 0 && millis < Long.MAX_VALUE ? millis + 1 : millis);
-        } else {
-            Thread here = onThisNode(thread, "join");
+            return;
+        }
+        Thread here = runningHere(thread);
+        if (here != null) {
             seeingInterrupts(() -> here.join(millis, nanos));
+        } else {
+            join(thread, nanos > 0 && millis >= 0 && millis < Long.MAX_VALUE ? millis + 1 : millis);
         }
     }
 
@@ -324,7 +334,8 @@ public final class Hooks {
         if (h != null) {
             return h.placed().isAlive(thread);
         }
-        return onThisNode(thread, "isAlive").isAlive();
+        Thread here = runningHere(thread);
+        return here != null ? here.isAlive() : ThreadsElsewhere.isAlive(worker, thread);
     }
 
     /**
@@ -411,7 +422,8 @@ public final class Hooks {
         if (h != null && h.placed().isPlaced(thread)) {
             return h.placed().threadState(thread);
         }
-        return onThisNode(thread, "getState").getState();
+        Thread here = runningHere(thread);
+        return here != null ? here.getState() : ThreadsElsewhere.state(worker, thread);
     }
 
     @SuppressWarnings("deprecation") // Thread.threadId() is Java 19+; dist runs on 17
@@ -425,7 +437,12 @@ public final class Hooks {
         if (h != null && h.placed().isPlaced(thread)) {
             h.placed().interrupt(thread);
         } else {
-            InterruptGate.interrupt(onThisNode(thread, "interrupt"));
+            Thread here = runningHere(thread);
+            if (here != null) {
+                InterruptGate.interrupt(here);
+            } else {
+                ThreadsElsewhere.interrupt(worker, thread);
+            }
         }
     }
 
@@ -481,21 +498,23 @@ public final class Hooks {
     /**
      * The thread to ask about {@code thread} here: on a worker, the one that runs its code on this
      * node (for a placed {@code Thread} subclass, not the copy of its object that the program holds);
-     * a thread placed on another node has its real state there, so the run stops.
+     * null for a thread that runs on another node, which only the home can answer for
+     * ({@link ThreadsElsewhere}).
      */
-    private static Thread onThisNode(Thread thread, String operation) {
+    private static Thread runningHere(Thread thread) {
         WorkerRuntime w = worker;
-        if (w == null) {
-            return thread;
-        }
-        Thread running = w.threads().runningHere(thread);
+        return w == null ? thread : w.threads().runningHere(thread);
+    }
+
+    /** {@link #runningHere}, for a question the home does not answer: about a thread elsewhere, the run stops. */
+    private static Thread onThisNode(Thread thread, String operation) {
+        Thread running = runningHere(thread);
         if (running == null) {
-            w.stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + Thread.currentThread().getName() + " on a worker called "
+            worker.stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + Thread.currentThread().getName() + " on a worker called "
                     + operation + " on thread " + thread.getName() + ", which runs on another node; only threads at the"
-                    + " home can do that to a thread on another node (start and join such threads from main, or run the"
-                    + " program with --nodes 1)");
+                    + " home can ask that of a thread on another node (ask it from main, or run the program with --nodes 1)");
         }
-        return running == null ? thread : running;
+        return running;
     }
 
     // ---- native methods ---------------------------------------------------------------------

@@ -26,7 +26,7 @@ class JmmConformanceIT {
             "class-initializer-once", "identity-by-two-paths", "identity-hash", "string-identity", "one-chunk-many-writers", "one-chunk-written-by-two-nodes",
             "large-array-few-elements", "arrays-written-by-jdk-code", "thread-names",
             "lambdas-reached-by-tasks", "plain-object-locks", "thread-locals",
-            "hashes-under-jdk-superclasses", "threads-asking-about-themselves", "peers-asked-of-themselves", "latches-and-barriers",
+            "hashes-under-jdk-superclasses", "threads-asking-about-themselves", "peers-asked-of-themselves", "peers-joined-and-interrupted", "latches-and-barriers",
             "exceptions-stored-by-threads", "clones-of-shared-objects", "big-numbers-by-value",
             "records-and-fieldless-jdk-superclasses", "immutable-collections-by-value",
             "waits-on-thread-objects", "stack-sizes-asked-for", "thread-groups", "peterson-locks",

@@ -78,6 +78,21 @@ class ForwardedCallsTest {
         assertThrows(IllegalArgumentException.class, () -> ForwardedCalls.method(Object.class, "toString()Ljava/lang/String;"));
     }
 
+    /** A worker asks the home about a thread elsewhere: four questions of the home's, nothing of {@code Thread}'s own. */
+    @Test
+    void aThreadIsAskedOnlyTheHomesQuestions() {
+        Thread subclass = new Thread() {};
+        for (String question : List.of("join(J)I", "isAlive()I", "getState()Ljava/lang/String;", "interrupt()I")) {
+            assertEquals(ThreadsElsewhere.AtHome.class, ForwardedCalls.method(Thread.class, question).getDeclaringClass());
+            assertEquals(question, ForwardedCalls.key(ForwardedCalls.method(subclass.getClass(), question)));
+        }
+        assertThrows(IllegalArgumentException.class, () -> ForwardedCalls.method(Thread.class, "join(J)V"));
+        assertThrows(IllegalArgumentException.class, () -> ForwardedCalls.method(Thread.class, "setName(Ljava/lang/String;)V"));
+        assertEquals(ThreadsElsewhere.AtHome.class, ForwardedCalls.target(subclass).getClass());
+        CountDownLatch latch = new CountDownLatch(1);
+        assertEquals(latch, ForwardedCalls.target(latch));
+    }
+
     @Test
     void argumentsAndResultsTravelAsTheirTypes() throws NoSuchMethodException {
         Method timed = CountDownLatch.class.getMethod("await", long.class, TimeUnit.class);
