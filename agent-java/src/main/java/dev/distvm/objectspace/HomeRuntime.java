@@ -245,6 +245,14 @@ final class HomeRuntime {
         runEnd.endRun(endpoint.nodeId(), status, why);
     }
 
+    /**
+     * Whether {@code thread} may run on a worker without the home knowing: not placed by the home,
+     * never started here, and shared with workers, one of whose threads may have started it.
+     */
+    boolean mayRunUnseen(Thread thread) {
+        return thread.getState() == Thread.State.NEW && !placed.isPlaced(thread) && space.idOf(thread) != 0;
+    }
+
     /** The logical threads placed elsewhere: {@code join}, {@code isAlive}, {@code getState}, {@code interrupt}. */
     PlacedThreads placed() {
         return placed;

@@ -289,6 +289,24 @@ public final class Hooks {
         }
     }
 
+    /**
+     * At the home, a {@code Thread} it did not start (not placed, never started here) that workers
+     * hold: a thread on a worker may have started it (a placed thread's {@code start} runs on its
+     * node, from its own object or a copy), and only that node knows whether it runs. A join
+     * returned at once and main printed the zeros its children had not replaced yet; the run stops
+     * instead.
+     */
+    private static void refuseThreadTheHomeDidNotStart(Thread thread, String operation) {
+        HomeRuntime h = home;
+        if (h != null && h.mayRunUnseen(thread)) {
+            h.endRun(Exits.CANNOT_RUN_COHERENTLY, "thread " + Thread.currentThread().getName() + " called " + operation
+                    + " on thread " + thread.getName() + ", which the home did not start and other nodes hold: a thread on"
+                    + " a worker may have started it, and only that node knows whether it runs (start the threads you join"
+                    + " from main, join them where they were started, or run the program with --nodes 1)");
+            Exits.awaitExit();
+        }
+    }
+
     public static void join(Thread thread) throws InterruptedException {
         join(thread, 0L);
     }
@@ -302,7 +320,7 @@ public final class Hooks {
             h.placed().join(thread, millis);
             return;
         }
-        Thread here = runningHere(thread);
+        Thread here = runningHere(thread, "join");
         if (here != null) {
             seeingInterrupts(() -> here.join(millis));
         } else if (millis < 0) {
@@ -321,7 +339,7 @@ public final class Hooks {
             join(thread, nanos > 0 && millis < Long.MAX_VALUE ? millis + 1 : millis);
             return;
         }
-        Thread here = runningHere(thread);
+        Thread here = runningHere(thread, "join");
         if (here != null) {
             seeingInterrupts(() -> here.join(millis, nanos));
         } else {
@@ -332,9 +350,10 @@ public final class Hooks {
     public static boolean isAlive(Thread thread) {
         HomeRuntime h = home;
         if (h != null) {
+            refuseThreadTheHomeDidNotStart(thread, "isAlive");
             return h.placed().isAlive(thread);
         }
-        Thread here = runningHere(thread);
+        Thread here = runningHere(thread, "isAlive");
         return here != null ? here.isAlive() : ThreadsElsewhere.isAlive(worker, thread);
     }
 
@@ -422,7 +441,7 @@ public final class Hooks {
         if (h != null && h.placed().isPlaced(thread)) {
             return h.placed().threadState(thread);
         }
-        Thread here = runningHere(thread);
+        Thread here = runningHere(thread, "getState");
         return here != null ? here.getState() : ThreadsElsewhere.state(worker, thread);
     }
 
@@ -437,7 +456,7 @@ public final class Hooks {
         if (h != null && h.placed().isPlaced(thread)) {
             h.placed().interrupt(thread);
         } else {
-            Thread here = runningHere(thread);
+            Thread here = runningHere(thread, "interrupt");
             if (here != null) {
                 InterruptGate.interrupt(here);
             } else {
@@ -499,16 +518,20 @@ public final class Hooks {
      * The thread to ask about {@code thread} here: on a worker, the one that runs its code on this
      * node (for a placed {@code Thread} subclass, not the copy of its object that the program holds);
      * null for a thread that runs on another node, which only the home can answer for
-     * ({@link ThreadsElsewhere}).
+     * ({@link ThreadsElsewhere}). At the home, a thread a worker may have started stops the run.
      */
-    private static Thread runningHere(Thread thread) {
+    private static Thread runningHere(Thread thread, String operation) {
         WorkerRuntime w = worker;
-        return w == null ? thread : w.threads().runningHere(thread);
+        if (w != null) {
+            return w.threads().runningHere(thread);
+        }
+        refuseThreadTheHomeDidNotStart(thread, operation);
+        return thread;
     }
 
     /** {@link #runningHere}, for a question the home does not answer: about a thread elsewhere, the run stops. */
     private static Thread onThisNode(Thread thread, String operation) {
-        Thread running = runningHere(thread);
+        Thread running = runningHere(thread, operation);
         if (running == null) {
             worker.stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + Thread.currentThread().getName() + " on a worker called "
                     + operation + " on thread " + thread.getName() + ", which runs on another node; only threads at the"

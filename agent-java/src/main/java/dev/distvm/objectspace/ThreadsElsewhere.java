@@ -125,7 +125,7 @@ final class ThreadsElsewhere {
 
         private boolean startedByHome() {
             HomeRuntime home = Hooks.home;
-            return home != null && (home.placed().isPlaced(thread) || thread.getState() != Thread.State.NEW);
+            return home != null && !home.mayRunUnseen(thread);
         }
     }
 }
