@@ -525,10 +525,28 @@ final class Cases {
         }
     }
 
+    /** Enters a monitor that main holds, so that main sees it {@code BLOCKED}. */
+    static final class Blocked extends Thread {
+        final Object lock;
+
+        Blocked(Object lock) {
+            super("blocked");
+            this.lock = lock;
+        }
+
+        @Override
+        public void run() {
+            synchronized (lock) {
+                lock.hashCode();
+            }
+        }
+    }
+
     /**
      * Threads that join, poll and interrupt threads placed on other nodes, as a chain of stages or
      * a watchdog does: what the joined or interrupting thread wrote is seen after the join or the
-     * interrupt (JLS 17.4.4), and the answers are what one JVM gives. A worker thread that did any
+     * interrupt (JLS 17.4.4), and the answers are what one JVM gives (a thread entering a monitor
+     * another node's thread holds is {@code BLOCKED}). A worker thread that did any
      * of this stopped the run.
      */
     static String peersJoinedAndInterrupted() throws InterruptedException {
@@ -542,6 +560,20 @@ final class Cases {
         for (Stage stage : chain) {
             stage.start();
         }
+        String blockedFailure = null;
+        Object lock = new Object();
+        Blocked blocked = new Blocked(lock);
+        synchronized (lock) {
+            blocked.start();
+            long deadline = System.nanoTime() + 30_000_000_000L; // not a timing: the state must come, late or not
+            while (blockedFailure == null && blocked.getState() != Thread.State.BLOCKED) {
+                if (System.nanoTime() > deadline) {
+                    blockedFailure = "a thread entering a monitor main holds is " + blocked.getState() + ", not BLOCKED";
+                }
+                Thread.sleep(1);
+            }
+        }
+        blocked.join();
         Sleeper sleeper = new Sleeper(new Box());
         Interrupter interrupter = new Interrupter(sleeper);
         sleeper.start();
@@ -553,7 +585,8 @@ final class Cases {
         if (failure == null && boxes[THREADS - 1].value != expected) {
             failure = "the chain carried " + boxes[THREADS - 1].value + ", not " + expected;
         }
-        return failure != null ? failure : interrupter.failure != null ? interrupter.failure : sleeper.failure;
+        return failure != null ? failure : interrupter.failure != null ? interrupter.failure
+                : sleeper.failure != null ? sleeper.failure : blockedFailure;
     }
 
     private static void sleepQuietly(long millis) {

@@ -9,6 +9,8 @@ import java.util.Arrays;
  * at once and main printed zeros). {@code launched}: main makes the children and a launcher thread
  * starts them from their copies. Either stops the run at main's join (the home did not start the
  * children, and workers hold them) rather than print what a join that did not wait saw.
+ * {@code joined}: the parents join their children and only then share them; a thread that ended
+ * never runs again, so main's joins and questions are answered.
  */
 public final class ThreadsStartedOnWorkers {
     private ThreadsStartedOnWorkers() {}
@@ -42,16 +44,33 @@ public final class ThreadsStartedOnWorkers {
         final Family family;
         final int me;
         final boolean makesChildren;
+        final boolean joinsChildren;
 
-        Parent(Family family, int me, boolean makesChildren) {
+        Parent(Family family, int me, boolean makesChildren, boolean joinsChildren) {
             super("parent-" + me);
             this.family = family;
             this.me = me;
             this.makesChildren = makesChildren;
+            this.joinsChildren = joinsChildren;
         }
 
         @Override
         public void run() {
+            if (joinsChildren) {
+                Child[] mine = {new Child(family, me * 2), new Child(family, me * 2 + 1)};
+                for (Child child : mine) {
+                    child.start();
+                }
+                for (Child child : mine) {
+                    try {
+                        child.join();
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    family.children[child.me] = child; // shared once it ended
+                }
+                return;
+            }
             for (int c = me * 2; c < me * 2 + 2; c++) {
                 if (makesChildren) {
                     family.children[c] = new Child(family, c);
@@ -62,23 +81,27 @@ public final class ThreadsStartedOnWorkers {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        boolean grandchildren = args[0].equals("grandchildren");
+        boolean launched = args[0].equals("launched");
+        boolean joined = args[0].equals("joined");
         Family family = new Family();
-        if (!grandchildren) {
+        if (launched) {
             for (int c = 0; c < family.children.length; c++) {
                 family.children[c] = new Child(family, c);
             }
         }
-        Parent[] parents = {new Parent(family, 0, grandchildren), new Parent(family, 1, grandchildren)};
+        Parent[] parents = {new Parent(family, 0, !launched, joined), new Parent(family, 1, !launched, joined)};
         for (Parent parent : parents) {
             parent.start();
         }
         for (Parent parent : parents) {
             parent.join();
         }
+        StringBuilder states = new StringBuilder();
         for (Child child : family.children) {
             child.join();
+            states.append(child.getName()).append(' ').append(child.isAlive()).append(' ').append(child.getState()).append(' ');
         }
         System.out.println(Arrays.toString(family.results));
+        System.out.println(states.toString().trim());
     }
 }

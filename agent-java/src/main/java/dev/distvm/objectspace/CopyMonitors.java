@@ -10,7 +10,9 @@ import dev.distvm.report.RemoteMonitorEnterEvent;
 import java.nio.ByteBuffer;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -44,6 +46,8 @@ final class CopyMonitors {
      * progress, so one busy monitor never delays another's.
      */
     private final ExecutorService answers = Executors.newCachedThreadPool(DaemonThreads.named("dist-monitor-answer"));
+    /** Threads waiting for the home to grant a monitor they enter ({@link #stateOf}). */
+    private final Set<Thread> entering = ConcurrentHashMap.newKeySet();
     private final MonitorLeases leases;
     /** Objects threads of this node wait on with the JVM's own wait (see {@link #waitLocally}), with how many wait. */
     private final Map<Object, Integer> localWaits = new IdentityHashMap<>();
@@ -151,22 +155,29 @@ final class CopyMonitors {
         }
         boolean interrupted = false;
         boolean asked = false;
-        while (state.owner == null) {
-            if (state.requesting) {
-                interrupted |= awaitLocally(lock); // another thread's answer serves this one too
-            } else {
-                NodeCounters.MONITOR_REMOTE.increment();
-                NodeCounters.REFRESHES.increment();
-                asked = true;
-                state.requesting = true;
-                MonitorLeases.Lease lease = leases.newLease(lock);
-                RemoteMonitorEnterEvent event = FlightEvents.recording() ? RemoteMonitorEnterEvent.starting() : null;
-                interrupted |= runtime.coherently(() -> monitor(Delegate.Op.ENTER, lease, 0));
-                if (event != null) {
-                    event.ended(lock);
+        if (state.owner == null) { // the slow path only: the fast one stays free of the set
+            entering.add(Thread.currentThread());
+            try {
+                while (state.owner == null) {
+                    if (state.requesting) {
+                        interrupted |= awaitLocally(lock); // another thread's answer serves this one too
+                    } else {
+                        NodeCounters.MONITOR_REMOTE.increment();
+                        NodeCounters.REFRESHES.increment();
+                        asked = true;
+                        state.requesting = true;
+                        MonitorLeases.Lease lease = leases.newLease(lock);
+                        RemoteMonitorEnterEvent event = FlightEvents.recording() ? RemoteMonitorEnterEvent.starting() : null;
+                        interrupted |= runtime.coherently(() -> monitor(Delegate.Op.ENTER, lease, 0));
+                        if (event != null) {
+                            event.ended(lock);
+                        }
+                    }
+                    state = leases.held(lock);
                 }
+            } finally {
+                entering.remove(Thread.currentThread());
             }
-            state = leases.held(lock);
         }
         if (interrupted) {
             Thread.currentThread().interrupt(); // an enter is not interruptible: the interrupt stays pending
@@ -180,6 +191,16 @@ final class CopyMonitors {
         if (!asked) {
             mine.enteredLocally();
         }
+    }
+
+    /**
+     * {@code thread}'s state as the program sees it: a thread waiting for the home to grant a
+     * monitor it is entering waits on the copy's local monitor, which the JVM calls {@code WAITING};
+     * on one JVM it is {@code BLOCKED} (a peer polling for it spun forever).
+     */
+    Thread.State stateOf(Thread thread) {
+        Thread.State state = thread.getState();
+        return state == Thread.State.WAITING && entering.contains(thread) ? Thread.State.BLOCKED : state;
     }
 
     /** Waits on {@code lock}'s local monitor, held; returns whether an interrupt came meanwhile (kept for the caller). */

@@ -247,10 +247,12 @@ final class HomeRuntime {
 
     /**
      * Whether {@code thread} may run on a worker without the home knowing: not placed by the home,
-     * never started here, and shared with workers, one of whose threads may have started it.
+     * never started here, and shared with workers, one of whose threads may have started it (not
+     * one that reached the home after it had ended there).
      */
     boolean mayRunUnseen(Thread thread) {
-        return thread.getState() == Thread.State.NEW && !placed.isPlaced(thread) && space.idOf(thread) != 0;
+        return thread.getState() == Thread.State.NEW && !placed.isPlaced(thread) && space.idOf(thread) != 0
+                && !ThreadCopies.isEndedOnWorker(thread);
     }
 
     /** The logical threads placed elsewhere: {@code join}, {@code isAlive}, {@code getState}, {@code interrupt}. */

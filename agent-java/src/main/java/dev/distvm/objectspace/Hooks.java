@@ -442,7 +442,11 @@ public final class Hooks {
             return h.placed().threadState(thread);
         }
         Thread here = runningHere(thread, "getState");
-        return here != null ? here.getState() : ThreadsElsewhere.state(worker, thread);
+        WorkerRuntime w = worker;
+        if (w == null) {
+            return ThreadCopies.isEndedOnWorker(thread) ? Thread.State.TERMINATED : here.getState();
+        }
+        return here != null ? w.monitors().stateOf(here) : ThreadsElsewhere.state(w, thread);
     }
 
     @SuppressWarnings("deprecation") // Thread.threadId() is Java 19+; dist runs on 17

@@ -15,7 +15,15 @@ import java.nio.ByteBuffer;
 final class ThreadCopies {
     private static final Field TID = tidField();
 
-    record Identity(String name, int priority, boolean daemon, long id) {
+    /**
+     * Masters at the home of {@code Thread} objects a worker wrote for the first time after a
+     * thread there had started them and they had ended: they never run again, so the home answers
+     * for them as for its own ended threads ({@link HomeRuntime#mayRunUnseen}).
+     */
+    private static final WeakIdentityMap<Thread, Boolean> ENDED_ON_WORKERS = new WeakIdentityMap<>();
+
+    /** {@code endedOnWorker}: a worker wrote it, after one of its threads had started it and it had ended. */
+    record Identity(String name, int priority, boolean daemon, long id, boolean endedOnWorker) {
         void giveTo(Thread copy) {
             copy.setName(name);
             copy.setPriority(Math.max(Thread.MIN_PRIORITY, Math.min(Thread.MAX_PRIORITY, priority)));
@@ -30,16 +38,30 @@ final class ThreadCopies {
 
     private ThreadCopies() {}
 
-    /** [name][priority][daemon][id], after an object holder's header when the holder is a {@code Thread}. */
+    /** [name][priority][daemon][id][ended on a worker], after an object holder's header when the holder is a {@code Thread}. */
     static void writeIdentity(Thread thread, WireBuffer out) {
         out.appendString(thread.getName());
         out.appendInt(thread.getPriority());
         out.appendBoolean(thread.isDaemon());
         out.appendLong(Hooks.threadId(thread));
+        out.appendBoolean(Hooks.onWorker() && thread.getState() == Thread.State.TERMINATED);
     }
 
     static Identity readIdentity(ByteBuffer in) {
-        return new Identity(WireReader.string(in), in.getInt(), in.get() != 0, in.getLong());
+        return new Identity(WireReader.string(in), in.getInt(), in.get() != 0, in.getLong(), in.get() != 0);
+    }
+
+    /** At the home: {@code master}, new, stands for a thread that ran and ended on a worker. */
+    static void endedOnWorker(Thread master) {
+        synchronized (ENDED_ON_WORKERS) {
+            ENDED_ON_WORKERS.put(master, Boolean.TRUE);
+        }
+    }
+
+    static boolean isEndedOnWorker(Thread thread) {
+        synchronized (ENDED_ON_WORKERS) {
+            return ENDED_ON_WORKERS.get(thread) != null;
+        }
     }
 
     private static Field tidField() {

@@ -69,7 +69,7 @@ final class ThreadsPlacedHere {
         SpaceMessages.serveAtOnce(endpoint, fromHome, NodeMessageType.SPACE_THREAD_STATE_VALUE, m -> {
             Thread thread = running.get(SpaceMessages.longOf(SpaceMessages.body(m)));
             // Not running here any more: it ended, and its end is on its way to the home.
-            Thread.State state = thread == null ? Thread.State.TERMINATED : thread.getState();
+            Thread.State state = thread == null ? Thread.State.TERMINATED : runtime.monitors().stateOf(thread);
             return SpaceMessages.of(new byte[] {(byte) state.ordinal()});
         });
     }
@@ -194,8 +194,8 @@ final class ThreadsPlacedHere {
 
     /**
      * The thread that runs {@code thread}'s code on this node: the local thread running a placed
-     * Thread subclass's copy, or {@code thread} itself if it is this node's own; null for a copy of
-     * a thread that runs elsewhere (or has not started here yet, or ended).
+     * Thread subclass's copy, or {@code thread} itself if it is this node's own or was started here;
+     * null for a copy of a thread that runs elsewhere (or has not started here yet, or ended).
      */
     Thread runningHere(Thread thread) {
         PlacedHere here = placedHere();
@@ -206,7 +206,9 @@ final class ThreadsPlacedHere {
         if (running != null) {
             return running;
         }
-        return space.isCopy(thread) ? null : thread;
+        // A copy started here (a placed thread's own Thread object, shared since, or a copy it
+        // started) runs here itself; a placed thread's copy is never started.
+        return space.isCopy(thread) && thread.getState() == Thread.State.NEW ? null : thread;
     }
 
     @SuppressWarnings("deprecation")

@@ -183,6 +183,9 @@ final class WireReader {
                 created[i] = Instances.create(kinds[i], types[i], lengths[i]);
                 if (threads[i] != null) {
                     threads[i].giveTo((Thread) created[i]);
+                    if (threads[i].endedOnWorker()) {
+                        ThreadCopies.endedOnWorker((Thread) created[i]);
+                    }
                 }
             }
         }
