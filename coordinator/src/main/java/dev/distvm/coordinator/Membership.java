@@ -58,7 +58,14 @@ public final class Membership implements AutoCloseable {
 
     /** The id node events carry as their sender: the coordinator's endpoint is no member and has no node id. */
     private static final int COORDINATOR_ID = 0;
-    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * How long a join waits for the coordinator's answer. A coordinator that is not there fails the
+     * join at once (the connection is refused); one that accepted the connection is there, and on a
+     * busy machine its answer may take seconds: with twelve JVMs on two cores an MPI rank's join
+     * waited more than 5 s, and the job failed with "no coordinator answered". A busy CPU must not
+     * fail a run.
+     */
+    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(60);
 
     private final Endpoint endpoint;
     private final String coordinator;
