@@ -597,6 +597,122 @@ final class Cases {
         }
     }
 
+    /** A thread whose object is also its mailbox: senders call its synchronized methods. */
+    static final class Mailbox extends Thread {
+        private final long[] items = new long[4];
+        private int count;
+        private boolean closed;
+        long sum;
+
+        Mailbox(int me) {
+            super("mailbox-" + me);
+        }
+
+        synchronized void send(long value) throws InterruptedException {
+            while (count == items.length) {
+                wait();
+            }
+            items[count++] = value;
+            notifyAll();
+        }
+
+        synchronized void close() {
+            closed = true;
+            notifyAll();
+        }
+
+        private synchronized long receive() throws InterruptedException {
+            while (count == 0 && !closed) {
+                wait();
+            }
+            if (count == 0) {
+                return -1;
+            }
+            long value = items[--count];
+            notifyAll();
+            return value;
+        }
+
+        @Override
+        public void run() {
+            try {
+                for (long value; (value = receive()) >= 0; ) {
+                    sum += value;
+                }
+            } catch (InterruptedException e) {
+                sum = -1;
+            }
+        }
+    }
+
+    static final class MailSender extends Thread {
+        final Mailbox[] boxes;
+        final int me;
+
+        MailSender(Mailbox[] boxes, int me) {
+            super("sender-" + me);
+            this.boxes = boxes;
+            this.me = me;
+        }
+
+        @Override
+        public void run() {
+            try {
+                for (int i = 0; i < 500; i++) {
+                    boxes[(i + me) % boxes.length].send(me * 1000L + i);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * {@code Thread} objects used as locks: mailboxes that are threads, and main waiting on each
+     * sender's object until it is not alive, as code written before {@code join} does (the JVM
+     * notifies a thread's object when it ends). The home recorded a placed thread's end on the
+     * transport's reader thread, which took the thread's monitor to notify it while a node's lease
+     * held that monitor, and the lease's return waited behind it: the run hung.
+     */
+    static String threadObjectsAsMailboxes() throws InterruptedException {
+        Mailbox[] boxes = new Mailbox[THREADS - 1];
+        for (int i = 0; i < boxes.length; i++) {
+            boxes[i] = new Mailbox(i);
+            boxes[i].start();
+        }
+        MailSender[] senders = new MailSender[THREADS - 1];
+        for (int i = 0; i < senders.length; i++) {
+            senders[i] = new MailSender(boxes, i);
+            senders[i].start();
+        }
+        for (MailSender sender : senders) {
+            synchronized (sender) {
+                while (sender.isAlive()) {
+                    sender.wait();
+                }
+            }
+        }
+        long sum = 0;
+        for (Mailbox box : boxes) {
+            box.close();
+        }
+        for (Mailbox box : boxes) {
+            synchronized (box) {
+                while (box.isAlive()) {
+                    box.wait();
+                }
+            }
+            sum += box.sum;
+        }
+        long expected = 0;
+        for (int me = 0; me < senders.length; me++) {
+            for (int i = 0; i < 500; i++) {
+                expected += me * 1000L + i;
+            }
+        }
+        return sum == expected ? null : "the mailboxes summed " + sum + ", not " + expected;
+    }
+
     /** One round's volatiles for Dekker and IRIW: fresh per round, so nothing needs resetting. */
     static final class Round {
         volatile int x;

@@ -53,6 +53,7 @@ public final class Conformance {
         check("threads-asking-about-themselves", Cases.threadsAskingAboutThemselves());
         check("peers-asked-of-themselves", Cases.peersAskedOfThemselves());
         check("peers-joined-and-interrupted", Cases.peersJoinedAndInterrupted());
+        check("thread-objects-as-mailboxes", Cases.threadObjectsAsMailboxes());
         check("latches-and-barriers", Cases.latchesAndBarriers());
         check("exceptions-stored-by-threads", Cases.exceptionsStoredByThreads());
         check("clones-of-shared-objects", Cases.clonesOfSharedObjects());

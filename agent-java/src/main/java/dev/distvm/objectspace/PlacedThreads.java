@@ -1,5 +1,6 @@
 package dev.distvm.objectspace;
 
+import dev.distvm.common.DaemonThreads;
 import dev.distvm.coordinator.proto.NodeInfo;
 import dev.distvm.exit.Exits;
 import dev.distvm.node.proto.NodeMessageType;
@@ -10,6 +11,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * The home's record of the threads it placed on workers. The Thread object at the home stays the
@@ -22,6 +25,8 @@ final class PlacedThreads {
     private final WeakIdentityMap<Thread, Placed> placedByThread = new WeakIdentityMap<>();
     /** The placed threads that have not ended, by id. */
     private final Map<Long, Placed> placedById = new HashMap<>();
+    /** Where ends are recorded ({@link #threadEnded}): off the transport's reader. */
+    private final ExecutorService endings = Executors.newCachedThreadPool(DaemonThreads.named("dist-thread-ends"));
 
     /** A thread placed on a worker, as the home sees it; once ended, it lets go of the thread. */
     private static final class Placed {
@@ -140,45 +145,50 @@ final class PlacedThreads {
 
     /**
      * The placed thread {@code id} ended on its node, named {@code name} (it may have renamed itself)
-     * and having thrown {@code uncaught} (or null).
-     * The thread's handler (its own, else its group's, which calls the default one or prints the
-     * stack trace) runs here, where the logical thread is, before a join of the thread returns, as
-     * on one JVM. It is the program's code and may block, which the caller (the transport's reader
-     * thread) must not: it runs on a thread of its own, named as the logical thread. Returns the
-     * class of what the thread ran.
+     * and having thrown {@code uncaught} (or null). What follows needs the logical thread's monitor
+     * ({@code setName} is synchronized, and the end notifies the thread's waiters, as the JVM does
+     * at a thread's exit), which the program may hold: a {@code Thread} subclass used as a mailbox
+     * whose lease a node holds (the transport's reader waited for it while the lease's return queued
+     * behind it, and the run hung). So it runs off the caller, the transport's reader thread: the
+     * thread's handler (its own, else its group's, which calls the default one or prints the stack
+     * trace), the program's code, on a thread of its own named as the logical thread; else on
+     * {@link #endings}. A join returns once the name is set and the handler ran, as on one JVM.
+     * Returns the class of what the thread ran.
      */
     Class<?> threadEnded(long id, String name, Throwable uncaught) {
         Placed placed;
         synchronized (this) {
             placed = placedById.get(id);
         }
-        if (!placed.shell.getName().equals(name)) {
-            placed.shell.setName(name); // it renamed itself there: the program asks its Thread here
-        }
+        Thread shell = placed.shell;
         if (uncaught == null) {
-            ended(placed, id);
+            endings.execute(() -> {
+                rename(shell, name);
+                ended(placed, id);
+            });
             return placed.task;
         }
-        Thread shell = placed.shell;
         Thread handler = new Thread(() -> {
             try {
+                rename(shell, name);
                 shell.getUncaughtExceptionHandler().uncaughtException(shell, uncaught);
             } catch (Throwable ignored) {
                 // the JVM ignores what an uncaught-exception handler throws
             } finally {
                 ended(placed, id);
             }
-        }, shell.getName());
+        }, name);
         handler.start();
         return placed.task;
     }
 
-    /**
-     * The logical thread ended: joins return, and nothing here keeps its Thread any more. As the
-     * JVM does when a thread exits, its Thread object's monitor is notified: a program may wait on
-     * it, as {@code join} itself does ({@code synchronized (t) { while (t.isAlive()) t.wait(); }}).
-     * Outside this object's lock: the program may hold that monitor while it asks {@link #isAlive}.
-     */
+    /** It renamed itself on its node: the program asks its Thread here. */
+    private static void rename(Thread shell, String name) {
+        if (!shell.getName().equals(name)) {
+            shell.setName(name);
+        }
+    }
+
     private void ended(Placed placed, long id) {
         Thread shell;
         synchronized (this) {
