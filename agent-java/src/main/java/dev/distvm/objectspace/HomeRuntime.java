@@ -45,6 +45,7 @@ final class HomeRuntime {
     private final ProgramEnvironment environment = ProgramEnvironment.atStart(
             List.of(ProcessHandle.current().info().arguments().orElse(new String[0])));
     private final PlacedThreads placed;
+    private final ThreadsStartedOnWorkers startedOnWorkers;
     private final PlacementPolicy placement;
     private final Delegates delegates;
     private final RunEnd runEnd;
@@ -58,6 +59,7 @@ final class HomeRuntime {
     HomeRuntime(Endpoint endpoint, Membership membership, ClassLoader loader, Thread mainThread) {
         this.endpoint = endpoint;
         this.space = new HomeSpace(endpoint.nodeId(), loader);
+        this.startedOnWorkers = new ThreadsStartedOnWorkers(endpoint, membership, space);
         ArrayStores.useRegistry(space::arrayWrites);
         this.placed = new PlacedThreads(endpoint);
         this.placement = new PlacementPolicy(membership, endpoint.nodeId(), mainThread, placed);
@@ -245,14 +247,9 @@ final class HomeRuntime {
         runEnd.endRun(endpoint.nodeId(), status, why);
     }
 
-    /**
-     * Whether {@code thread} may run on a worker without the home knowing: not placed by the home,
-     * never started here, and shared with workers, one of whose threads may have started it (not
-     * one that reached the home after it had ended there).
-     */
-    boolean mayRunUnseen(Thread thread) {
-        return thread.getState() == Thread.State.NEW && !placed.isPlaced(thread) && space.idOf(thread) != 0
-                && !ThreadCopies.isEndedOnWorker(thread);
+    /** Threads the home holds but did not start, which a thread on a worker may have started. */
+    ThreadsStartedOnWorkers startedOnWorkers() {
+        return startedOnWorkers;
     }
 
     /** The logical threads placed elsewhere: {@code join}, {@code isAlive}, {@code getState}, {@code interrupt}. */

@@ -290,19 +290,21 @@ public final class Hooks {
     }
 
     /**
-     * At the home, a {@code Thread} it did not start (not placed, never started here) that workers
-     * hold: a thread on a worker may have started it (a placed thread's {@code start} runs on its
-     * node, from its own object or a copy), and only that node knows whether it runs. A join
-     * returned at once and main printed the zeros its children had not replaced yet; the run stops
-     * instead.
+     * At the home, who answers for a {@code Thread} it did not start (not placed, never started
+     * here) that workers hold: a thread on a worker may have started it
+     * ({@link ThreadsStartedOnWorkers}); null for any other thread.
      */
-    private static void refuseThreadTheHomeDidNotStart(Thread thread, String operation) {
+    private static ThreadsStartedOnWorkers startedOnWorkers(Thread thread) {
         HomeRuntime h = home;
-        if (h != null && h.mayRunUnseen(thread)) {
-            h.endRun(Exits.CANNOT_RUN_COHERENTLY, "thread " + Thread.currentThread().getName() + " called " + operation
-                    + " on thread " + thread.getName() + ", which the home did not start and other nodes hold: a thread on"
-                    + " a worker may have started it, and only that node knows whether it runs (start the threads you join"
-                    + " from main, join them where they were started, or run the program with --nodes 1)");
+        return h != null && h.startedOnWorkers().mayHaveStarted(thread, h.placed()) ? h.startedOnWorkers() : null;
+    }
+
+    /** At the home, a thread a worker started that still runs there: only that node could interrupt it or read its flag. */
+    private static void refuseRunningOnAWorker(ThreadsStartedOnWorkers elsewhere, Thread thread, String operation) {
+        if (ThreadsStartedOnWorkers.isAlive(elsewhere.state(thread))) {
+            home.endRun(Exits.CANNOT_RUN_COHERENTLY, "thread " + Thread.currentThread().getName() + " called " + operation
+                    + " on thread " + thread.getName() + ", which a thread on a worker started and which runs there; only"
+                    + " that node could (start the thread from main, or run the program with --nodes 1)");
             Exits.awaitExit();
         }
     }
@@ -320,7 +322,15 @@ public final class Hooks {
             h.placed().join(thread, millis);
             return;
         }
-        Thread here = runningHere(thread, "join");
+        ThreadsStartedOnWorkers elsewhere = startedOnWorkers(thread);
+        if (elsewhere != null) {
+            if (millis < 0) {
+                throw new IllegalArgumentException("timeout value is negative");
+            }
+            elsewhere.join(thread, millis);
+            return;
+        }
+        Thread here = runningHere(thread);
         if (here != null) {
             seeingInterrupts(() -> here.join(millis));
         } else if (millis < 0) {
@@ -335,11 +345,11 @@ public final class Hooks {
             throw new IllegalArgumentException("nanosecond timeout value out of range");
         }
         HomeRuntime h = home;
-        if (h != null && h.placed().isPlaced(thread)) {
+        if (h != null && (h.placed().isPlaced(thread) || startedOnWorkers(thread) != null)) {
             join(thread, nanos > 0 && millis < Long.MAX_VALUE ? millis + 1 : millis);
             return;
         }
-        Thread here = runningHere(thread, "join");
+        Thread here = runningHere(thread);
         if (here != null) {
             seeingInterrupts(() -> here.join(millis, nanos));
         } else {
@@ -350,10 +360,10 @@ public final class Hooks {
     public static boolean isAlive(Thread thread) {
         HomeRuntime h = home;
         if (h != null) {
-            refuseThreadTheHomeDidNotStart(thread, "isAlive");
-            return h.placed().isAlive(thread);
+            ThreadsStartedOnWorkers elsewhere = startedOnWorkers(thread);
+            return elsewhere != null ? ThreadsStartedOnWorkers.isAlive(elsewhere.state(thread)) : h.placed().isAlive(thread);
         }
-        Thread here = runningHere(thread, "isAlive");
+        Thread here = runningHere(thread);
         return here != null ? here.isAlive() : ThreadsElsewhere.isAlive(worker, thread);
     }
 
@@ -441,7 +451,11 @@ public final class Hooks {
         if (h != null && h.placed().isPlaced(thread)) {
             return h.placed().threadState(thread);
         }
-        Thread here = runningHere(thread, "getState");
+        ThreadsStartedOnWorkers elsewhere = startedOnWorkers(thread);
+        if (elsewhere != null) {
+            return elsewhere.state(thread);
+        }
+        Thread here = runningHere(thread);
         WorkerRuntime w = worker;
         if (w == null) {
             return ThreadCopies.isEndedOnWorker(thread) ? Thread.State.TERMINATED : here.getState();
@@ -460,7 +474,12 @@ public final class Hooks {
         if (h != null && h.placed().isPlaced(thread)) {
             h.placed().interrupt(thread);
         } else {
-            Thread here = runningHere(thread, "interrupt");
+            ThreadsStartedOnWorkers elsewhere = startedOnWorkers(thread);
+            if (elsewhere != null) {
+                refuseRunningOnAWorker(elsewhere, thread, "interrupt");
+                return; // not alive: an interrupt does nothing
+            }
+            Thread here = runningHere(thread);
             if (here != null) {
                 InterruptGate.interrupt(here);
             } else {
@@ -522,20 +541,20 @@ public final class Hooks {
      * The thread to ask about {@code thread} here: on a worker, the one that runs its code on this
      * node (for a placed {@code Thread} subclass, not the copy of its object that the program holds);
      * null for a thread that runs on another node, which only the home can answer for
-     * ({@link ThreadsElsewhere}). At the home, a thread a worker may have started stops the run.
+     * ({@link ThreadsElsewhere}).
      */
-    private static Thread runningHere(Thread thread, String operation) {
+    private static Thread runningHere(Thread thread) {
         WorkerRuntime w = worker;
-        if (w != null) {
-            return w.threads().runningHere(thread);
-        }
-        refuseThreadTheHomeDidNotStart(thread, operation);
-        return thread;
+        return w == null ? thread : w.threads().runningHere(thread);
     }
 
     /** {@link #runningHere}, for a question the home does not answer: about a thread elsewhere, the run stops. */
     private static Thread onThisNode(Thread thread, String operation) {
-        Thread running = runningHere(thread, operation);
+        ThreadsStartedOnWorkers elsewhere = startedOnWorkers(thread);
+        if (elsewhere != null) {
+            refuseRunningOnAWorker(elsewhere, thread, operation);
+        }
+        Thread running = runningHere(thread);
         if (running == null) {
             worker.stop(Exits.CANNOT_RUN_COHERENTLY, "thread " + Thread.currentThread().getName() + " on a worker called "
                     + operation + " on thread " + thread.getName() + ", which runs on another node; only threads at the"

@@ -66,12 +66,30 @@ final class ThreadsPlacedHere {
             }
             return null;
         });
+        SpaceMessages.serve(endpoint, fromHome, NodeMessageType.SPACE_THREAD_ASKED_VALUE,
+                m -> CompletableFuture.supplyAsync(() -> startedHere(SpaceMessages.longOf(SpaceMessages.body(m))), starter));
         SpaceMessages.serveAtOnce(endpoint, fromHome, NodeMessageType.SPACE_THREAD_STATE_VALUE, m -> {
             Thread thread = running.get(SpaceMessages.longOf(SpaceMessages.body(m)));
             // Not running here any more: it ended, and its end is on its way to the home.
             Thread.State state = thread == null ? Thread.State.TERMINATED : runtime.monitors().stateOf(thread);
             return SpaceMessages.of(new byte[] {(byte) state.ordinal()});
         });
+    }
+
+    /**
+     * The home asks about the {@code Thread} object {@code id}, which it did not start
+     * ({@link ThreadsStartedOnWorkers}): its state if a thread here started it. Unless it runs, this
+     * node's release goes first (off the transport's reader: a release is a send), so a join at the
+     * home that sees it ended sees what it wrote.
+     */
+    private WireBuffer startedHere(long id) {
+        Object held = space.byId(id);
+        Thread.State state = held instanceof Thread thread && thread.getState() != Thread.State.NEW
+                ? runtime.monitors().stateOf(thread) : null;
+        if (!ThreadsStartedOnWorkers.isAlive(state == null ? Thread.State.NEW : state)) {
+            runtime.release();
+        }
+        return SpaceMessages.of(new byte[] {state == null ? ThreadsStartedOnWorkers.NOT_STARTED_HERE : (byte) state.ordinal()});
     }
 
     private WireBuffer startPlaced(Inbound message) {

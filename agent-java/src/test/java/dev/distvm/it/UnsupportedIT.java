@@ -95,30 +95,6 @@ class UnsupportedIT {
         return Files.readString(report);
     }
 
-    /**
-     * At 3 nodes both parents run on workers: every child is started on one. Children their parents
-     * joined before sharing them are answered for.
-     */
-    @Test
-    void threadsStartedOnAWorkerAreNotJoinedFromTheHome() throws Exception {
-        for (String children : List.of("grandchildren", "launched")) {
-            try (Jvm home = Jvm.home("nodes=3", Jvm.TEST_CLASSES.toString(), "itapp.unsupported.ThreadsStartedOnWorkers",
-                    children)) {
-                assertEquals(Exits.CANNOT_RUN_COHERENTLY, home.awaitExit(Duration.ofSeconds(90)), home.output());
-                assertEquals(List.of(), home.stdout(), home.output());
-                assertTrue(home.output().contains("[dist] error: thread main called join on thread child-") && home.output()
-                        .contains(", which the home did not start and other nodes hold: a thread on a worker may have started it"),
-                        home.output());
-            }
-        }
-        try (Jvm home = Jvm.home("nodes=3", Jvm.TEST_CLASSES.toString(), "itapp.unsupported.ThreadsStartedOnWorkers",
-                "joined")) {
-            assertEquals(0, home.awaitExit(Duration.ofSeconds(90)), home.output());
-            assertEquals(List.of("[225000000, 225000000, 225000000, 225000000]", "child-0 false TERMINATED child-1 false"
-                    + " TERMINATED child-2 false TERMINATED child-3 false TERMINATED"), home.stdout(), home.output());
-        }
-    }
-
     @Test
     void aThreadWhoseCodeLocksAStringStaysHomeWhenTheClassFileShowsItElseTheRunStops() throws Exception {
         for (String through : List.of("field", "local")) {

@@ -1,16 +1,14 @@
-package itapp.unsupported;
+package itapp;
 
 import java.util.Arrays;
 
 /**
- * Threads started by placed threads, asked about by threads of other nodes. {@code grandchildren}:
- * two parents each start two children, keep them in a shared object and end without joining them;
- * main joins the children, which only the parents' nodes know the end of (the home's join returned
- * at once and main printed zeros). {@code launched}: main makes the children and a launcher thread
- * starts them from their copies. Either stops the run at main's join (the home did not start the
- * children, and workers hold them) rather than print what a join that did not wait saw.
- * {@code joined}: the parents join their children and only then share them; a thread that ended
- * never runs again, so main's joins and questions are answered.
+ * Threads started by placed threads, joined and asked about by main. {@code grandchildren}: two
+ * parents each start two children, keep them in a shared object and end without joining them;
+ * main joins the children (the home's join returned at once, and main printed zeros).
+ * {@code launched}: main makes the children and the parents start them from their copies.
+ * {@code joined}: the parents join their children and only then share them. The home did not start
+ * any child, so it asks the workers ({@code ThreadsStartedOnWorkers}).
  */
 public final class ThreadsStartedOnWorkers {
     private ThreadsStartedOnWorkers() {}
