@@ -458,7 +458,7 @@ public final class Hooks {
         Thread here = runningHere(thread);
         WorkerRuntime w = worker;
         if (w == null) {
-            return ThreadCopies.isEndedOnWorker(thread) ? Thread.State.TERMINATED : here.getState();
+            return here.getState();
         }
         return here != null ? w.monitors().stateOf(here) : ThreadsElsewhere.state(w, thread);
     }
@@ -550,7 +550,8 @@ public final class Hooks {
 
     /** {@link #runningHere}, for a question the home does not answer: about a thread elsewhere, the run stops. */
     private static Thread onThisNode(Thread thread, String operation) {
-        ThreadsStartedOnWorkers elsewhere = startedOnWorkers(thread);
+        // A thread about itself (a spin on isInterrupted()) is never one a worker started: no look-up.
+        ThreadsStartedOnWorkers elsewhere = thread == Thread.currentThread() ? null : startedOnWorkers(thread);
         if (elsewhere != null) {
             refuseRunningOnAWorker(elsewhere, thread, operation);
         }

@@ -189,6 +189,12 @@ final class PlacedThreads {
         }
     }
 
+    /**
+     * The logical thread ended: joins return, and nothing here keeps its Thread any more. As the
+     * JVM does when a thread exits, its Thread object's monitor is notified: a program may wait on
+     * it, as {@code join} itself does ({@code synchronized (t) { while (t.isAlive()) t.wait(); }}).
+     * Outside this object's lock: the program may hold that monitor while it asks {@link #isAlive}.
+     */
     private void ended(Placed placed, long id) {
         Thread shell;
         synchronized (this) {

@@ -18,7 +18,7 @@ final class ThreadCopies {
     /**
      * Masters at the home of {@code Thread} objects a worker wrote for the first time after a
      * thread there had started them and they had ended: they never run again, so the home answers
-     * for them as for its own ended threads ({@link ThreadsStartedOnWorkers#mayHaveStarted}).
+     * for them without asking the workers ({@link ThreadsStartedOnWorkers#state}).
      */
     private static final WeakIdentityMap<Thread, Boolean> ENDED_ON_WORKERS = new WeakIdentityMap<>();
 

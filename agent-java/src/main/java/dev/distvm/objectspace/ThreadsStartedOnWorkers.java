@@ -38,12 +38,17 @@ final class ThreadsStartedOnWorkers {
 
     /** Whether the home must ask the workers about {@code thread}: never started here, not placed, and workers hold it. */
     boolean mayHaveStarted(Thread thread, PlacedThreads placed) {
-        return thread.getState() == Thread.State.NEW && !placed.isPlaced(thread) && space.idOf(thread) != 0
-                && !ThreadCopies.isEndedOnWorker(thread);
+        return thread.getState() == Thread.State.NEW && !placed.isPlaced(thread) && space.idOf(thread) != 0;
     }
 
-    /** The thread's state where it was started; {@code NEW} if no worker started it. */
+    /**
+     * The thread's state where it was started; {@code NEW} if no worker started it. One a worker
+     * shared only after it ended there ({@link ThreadCopies}) is ended without asking.
+     */
     Thread.State state(Thread thread) {
+        if (ThreadCopies.isEndedOnWorker(thread)) {
+            return Thread.State.TERMINATED;
+        }
         long id = space.idOf(thread);
         for (NodeInfo node : membership.alive()) {
             if (node.getRole() != Role.WORKER) {
