@@ -2272,6 +2272,67 @@ final class Cases {
     }
 
     /**
+     * A barrier, a hold and a mixer made of the program's synchronized methods that wait, used by
+     * threads of every node: once other nodes use its monitor, a worker runs such calls at the home
+     * ({@code HomeCalls}). Each round's writes are seen after the barrier, and its generation is
+     * the one every party ended; values of every primitive type travel both ways; an interrupt
+     * reaches a thread waiting in such a call, as an {@code InterruptedException} that clears it.
+     */
+    static String waitingMethodsCalledAtHome() throws InterruptedException {
+        int rounds = 60;
+        Rendezvous rendezvous = new Rendezvous(THREADS);
+        long[] slots = new long[THREADS];
+        String[] failures = new String[THREADS];
+        Thread[] threads = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            int me = i;
+            threads[i] = new Thread(() -> {
+                try {
+                    for (int round = 1; round <= rounds; round++) {
+                        slots[me] = round * 10L + me;
+                        int generation = rendezvous.await();
+                        for (int other = 0; other < THREADS; other++) {
+                            if (slots[other] != round * 10L + other && failures[me] == null) {
+                                failures[me] = "round " + round + " saw " + slots[other] + " of thread " + other;
+                            }
+                        }
+                        if (generation != 2 * round - 1 && failures[me] == null) {
+                            failures[me] = "round " + round + " ended generation " + generation;
+                        }
+                        rendezvous.await(); // nobody writes the next round's slot before all have read this one's
+                    }
+                    double mixed = rendezvous.mix((byte) -me, (short) 300, (char) ('a' + me), 0.25f, 1e-3, me % 2 == 0);
+                    double expected = -me + 300 + ('a' + me) + 0.25f + 1e-3;
+                    if (mixed != (me % 2 == 0 ? -expected : expected) && failures[me] == null) {
+                        failures[me] = "mixed " + mixed + ", not " + expected;
+                    }
+                } catch (InterruptedException e) {
+                    failures[me] = "interrupted";
+                }
+            }, "rendezvous-" + i);
+            threads[i].start();
+        }
+        String failure = joinAndFirstFailure(threads, failures);
+        if (failure != null) {
+            return failure;
+        }
+        String[] outcome = new String[1];
+        Thread holder = new Thread(() -> {
+            try {
+                rendezvous.hold();
+                outcome[0] = "returned without an interrupt";
+            } catch (InterruptedException e) {
+                outcome[0] = Thread.currentThread().isInterrupted() ? "interrupted, and still flagged" : "interrupted";
+            }
+        }, "rendezvous-holder");
+        holder.start();
+        rendezvous.awaitHolding(1);
+        holder.interrupt();
+        holder.join();
+        return "interrupted".equals(outcome[0]) ? null : "a thread holding in a waiting method " + outcome[0];
+    }
+
+    /**
      * Each thread keeps the exception it caught in a shared array, as programs keep their threads'
      * failures: what main reads of them (class, message, cause, where thrown, the fields of the
      * program's exception class) is what they threw, whichever node they ran on.

@@ -55,6 +55,7 @@ public final class Conformance {
         check("peers-joined-and-interrupted", Cases.peersJoinedAndInterrupted());
         check("thread-objects-as-mailboxes", Cases.threadObjectsAsMailboxes());
         check("latches-and-barriers", Cases.latchesAndBarriers());
+        check("waiting-methods-called-at-home", Cases.waitingMethodsCalledAtHome());
         check("exceptions-stored-by-threads", Cases.exceptionsStoredByThreads());
         check("clones-of-shared-objects", Cases.clonesOfSharedObjects());
         check("big-numbers-by-value", Cases.bigNumbersByValue());

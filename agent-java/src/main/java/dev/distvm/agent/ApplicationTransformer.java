@@ -75,6 +75,8 @@ final class ApplicationTransformer implements ClassFileTransformer {
         ClassRewriter rewriter = ObjectSpace.isWorker()
                 ? ClassRewriter.forWorkers(RuntimeHooks.OWNER, isApplication, hierarchy, hierarchy::isThread, hierarchy)
                 : new ClassRewriter(RuntimeHooks.OWNER, isApplication, hierarchy, hierarchy::isThread, hierarchy);
-        return rewriter.rewrite(bytes).bytes();
+        ClassRewriter.Result result = rewriter.rewrite(bytes);
+        ObjectSpace.allowCallsAtHome(result.counts().homeCalls());
+        return result.bytes();
     }
 }

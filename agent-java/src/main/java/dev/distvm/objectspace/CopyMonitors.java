@@ -49,6 +49,7 @@ final class CopyMonitors {
     /** Threads waiting for the home to grant a monitor they enter ({@link #stateOf}). */
     private final Set<Thread> entering = ConcurrentHashMap.newKeySet();
     private final MonitorLeases leases;
+    private final WaitShares waitShares = new WaitShares();
     /** Objects threads of this node wait on with the JVM's own wait (see {@link #waitLocally}), with how many wait. */
     private final Map<Object, Integer> localWaits = new IdentityHashMap<>();
 
@@ -63,6 +64,31 @@ final class CopyMonitors {
 
     MonitorLeases leases() {
         return leases;
+    }
+
+    /**
+     * Whether this call of a waiting synchronized method of the copy {@code copy} is better run at
+     * the home ({@link HomeCalls}): threads of other nodes use its monitor (the home recalled it from
+     * here once), most recent calls waited ({@link WaitShares}), and the calling thread does not
+     * hold it (the home's call would wait for this node's lease, which this thread keeps). A call
+     * that runs here is counted now, its wait when it waits; one at the home when it returns.
+     * While calls go home, the node takes no lease for them: one it holds goes back at the home's
+     * recall (the call asks for the monitor there).
+     */
+    boolean betterCalledAtHome(Object copy) {
+        if (Thread.holdsLock(copy) || !leases.everRecalled(copy)) {
+            return false;
+        }
+        if (waitShares.mostlyWait(copy)) {
+            return true;
+        }
+        waitShares.called(copy, false);
+        return false;
+    }
+
+    /** A call of a waiting method of {@code copy} ran at the home; {@code waited}: it waited there. */
+    void calledAtHome(Object copy, boolean waited) {
+        waitShares.called(copy, waited);
     }
 
     private HeldMonitors heldByThisThread() {
@@ -288,6 +314,7 @@ final class CopyMonitors {
      */
     void await(Object copy, long millis) throws InterruptedException {
         NodeCounters.REFRESHES.increment();
+        waitShares.waited(copy);
         MonitorLeases.Held state = leases.held(copy);
         MonitorLeases.Lease lease = state.owner;
         state.owner = null; // other threads here may ask for the monitor meanwhile, through another lease

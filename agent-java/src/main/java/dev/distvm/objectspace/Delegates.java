@@ -119,6 +119,20 @@ final class Delegates implements Delegate.Holds {
         sendRecall(recalled);
     }
 
+    /**
+     * A thread of the home is about to take {@code master}'s monitor (a program's method a worker
+     * runs here, {@link HomeCalls}): the lease that holds it, if one does, is recalled. One that a
+     * node is granted after this goes back at its node's review, as for any thread of the home.
+     */
+    void wanted(Object master) {
+        Recalled recalled;
+        synchronized (this) {
+            Holder holder = holders.get(master);
+            recalled = holder != null ? recallOnce(holder) : null;
+        }
+        sendRecall(recalled);
+    }
+
     @Override
     public void taken(Object master, Delegate holder, boolean afterWait) {
         Recalled recalled;

@@ -75,9 +75,13 @@ final class ForwardedCalls {
 
     /**
      * The method of a forwarded JDK class that {@code key} names, or for a {@code Thread} the
-     * question of {@link ThreadsElsewhere.AtHome}; refuses anything else.
+     * question of {@link ThreadsElsewhere.AtHome}, or a program's method that waits
+     * ({@link HomeCalls}); refuses anything else.
      */
     static Method method(Class<?> type, String key) {
+        if (HomeCalls.isHomeCall(key)) {
+            return HomeCalls.method(type, key);
+        }
         Class<?> callable = Thread.class.isAssignableFrom(type) ? ThreadsElsewhere.AtHome.class
                 : COPY_CLASS.containsKey(type) ? type : null;
         Method method = callable != null ? CALLABLE.get(callable).get(key) : null;
@@ -128,6 +132,12 @@ final class ForwardedCalls {
             out.appendLong((Long) value);
         } else if (type == boolean.class) {
             out.appendBoolean((Boolean) value);
+        } else if (type == byte.class || type == short.class || type == char.class) {
+            out.appendInt(type == char.class ? (Character) value : ((Number) value).intValue());
+        } else if (type == float.class) {
+            out.appendInt(Float.floatToRawIntBits((Float) value));
+        } else if (type == double.class) {
+            out.appendLong(Double.doubleToRawLongBits((Double) value));
         } else if (type == TimeUnit.class || type == String.class) {
             out.appendBoolean(value != null);
             if (value != null) {
@@ -147,6 +157,16 @@ final class ForwardedCalls {
             return in.getLong();
         } else if (type == boolean.class) {
             return in.get() != 0;
+        } else if (type == byte.class) {
+            return (byte) in.getInt();
+        } else if (type == short.class) {
+            return (short) in.getInt();
+        } else if (type == char.class) {
+            return (char) in.getInt();
+        } else if (type == float.class) {
+            return Float.intBitsToFloat(in.getInt());
+        } else if (type == double.class) {
+            return Double.longBitsToDouble(in.getLong());
         } else if (type == TimeUnit.class || type == String.class) {
             if (in.get() == 0) {
                 return null;
@@ -157,10 +177,11 @@ final class ForwardedCalls {
         throw new IllegalArgumentException("forwarded call: a value of type " + type.getName());
     }
 
-    /** What a forwarded call returned, or what it threw ({@code thrown} not null). */
-    record Outcome(Object result, Throwable thrown) {
+    /** What a forwarded call returned, or what it threw ({@code thrown} not null), and whether it waited at the home. */
+    record Outcome(Object result, Throwable thrown, boolean waited) {
         /** The answer's part before its refresh: the exception, or the value as the method's return type says. */
         void write(WireBuffer out, Method method, ClassLoader programLoader) {
+            out.appendBoolean(waited);
             out.appendBoolean(thrown != null);
             if (thrown != null) {
                 UncaughtExceptions.write(thrown, out, programLoader);
@@ -170,8 +191,9 @@ final class ForwardedCalls {
         }
 
         static Outcome read(ByteBuffer in, Method method, ClassLoader loader) {
-            return in.get() != 0 ? new Outcome(null, UncaughtExceptions.read(in, loader))
-                    : new Outcome(readValue(in, method.getReturnType()), null);
+            boolean waited = in.get() != 0;
+            return in.get() != 0 ? new Outcome(null, UncaughtExceptions.read(in, loader), waited)
+                    : new Outcome(readValue(in, method.getReturnType()), null, waited);
         }
     }
 
@@ -184,9 +206,10 @@ final class ForwardedCalls {
         }
     }
 
+    /** Throws {@code thrown} as it is: the caller declares what the home's method declares, which is all it can throw. */
     @SuppressWarnings("unchecked")
-    private static <T extends Throwable> T unchecked(Throwable thrown) throws T {
-        throw (T) thrown; // the overrides declare what the JDK's methods declare, which is all the home's can throw
+    static <T extends Throwable> T unchecked(Throwable thrown) throws T {
+        throw (T) thrown;
     }
 
     /** A worker's {@code CountDownLatch}: every call runs on the home's. Made without its constructor. */

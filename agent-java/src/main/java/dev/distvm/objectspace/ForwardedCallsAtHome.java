@@ -22,6 +22,7 @@ import java.util.concurrent.Executors;
  */
 final class ForwardedCallsAtHome {
     private final HomeSpace space;
+    private final Delegates delegates;
     private final ExecutorService callers = Executors.newCachedThreadPool(DaemonThreads.named("dist-forwarded-call"));
     /**
      * The calls read and not ended, with the thread that runs each once it started. A call is
@@ -38,8 +39,9 @@ final class ForwardedCallsAtHome {
     /** A worker's call, as the worker numbered it. */
     private record Call(int node, long number) {}
 
-    ForwardedCallsAtHome(HomeSpace space) {
+    ForwardedCallsAtHome(HomeSpace space, Delegates delegates) {
         this.space = space;
+        this.delegates = delegates;
     }
 
     /** A request is a call; a one-way message interrupts one. */
@@ -51,24 +53,36 @@ final class ForwardedCallsAtHome {
         WireReader reader = space.read(message.sender(), SpaceMessages.body(message));
         Call call = new Call(message.sender(), reader.body().getLong());
         Object master = reader.ref();
-        Method method = ForwardedCalls.method(master.getClass(), reader.string());
+        String key = reader.string();
+        Method method = ForwardedCalls.method(master.getClass(), key);
         Object target = ForwardedCalls.target(master);
+        boolean takesMonitor = HomeCalls.isHomeCall(key);
         Object[] arguments = ForwardedCalls.readArguments(reader.body(), method);
         synchronized (this) {
             calls.put(call, new Running());
         }
-        return CompletableFuture.supplyAsync(() -> answer(call, run(call, target, method, arguments), method), callers);
+        return CompletableFuture.supplyAsync(() -> {
+            if (takesMonitor) {
+                // A program's method that waits (HomeCalls) takes the master's monitor, and a thread
+                // of the home cannot ask a node for its lease as a worker's enter does: ask here.
+                delegates.wanted(master);
+            }
+            return answer(call, run(call, target, method, arguments), method);
+        }, callers);
     }
 
     private ForwardedCalls.Outcome run(Call call, Object target, Method method, Object[] arguments) {
         started(call);
+        boolean[] waited = HomeCalls.noteWaits();
         try {
-            return new ForwardedCalls.Outcome(method.invoke(target, arguments), null);
+            Object result = method.invoke(target, arguments);
+            return new ForwardedCalls.Outcome(result, null, waited[0]);
         } catch (InvocationTargetException e) {
-            return new ForwardedCalls.Outcome(null, e.getCause());
+            return new ForwardedCalls.Outcome(null, e.getCause(), waited[0]);
         } catch (IllegalAccessException e) {
             throw new IllegalStateException("forwarded call of " + method + ": " + e, e);
         } finally {
+            HomeCalls.stopNotingWaits();
             ended(call);
         }
     }

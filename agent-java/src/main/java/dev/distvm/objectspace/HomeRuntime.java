@@ -106,7 +106,7 @@ final class HomeRuntime {
         SpaceMessages.serve(endpoint, workers, NodeMessageType.SPACE_MONITOR_VALUE, m -> m.kind() == Kind.REQUEST ? delegates.monitor(m)
                 : CompletableFuture.completedFuture(oneWay(m, () -> delegates.monitor(m))));
         SpaceMessages.serveAtOnce(endpoint, workers, NodeMessageType.SPACE_INTERRUPT_VALUE, delegates::interruptDelegate);
-        SpaceMessages.serve(endpoint, workers, NodeMessageType.SPACE_FORWARDED_CALL_VALUE, new ForwardedCallsAtHome(space)::handle);
+        SpaceMessages.serve(endpoint, workers, NodeMessageType.SPACE_FORWARDED_CALL_VALUE, new ForwardedCallsAtHome(space, delegates)::handle);
         HomeOutput output = new HomeOutput();
         SpaceMessages.serveAtOnce(endpoint, workers, NodeMessageType.SPACE_OUTPUT_VALUE, m -> {
             output.write(SpaceMessages.bytes(SpaceMessages.body(m)));

@@ -184,6 +184,24 @@ public final class Hooks {
         return h != null ? h.identityHash(object) : System.identityHashCode(object);
     }
 
+    /** Whether this call of a synchronized method that waits runs at the object's home ({@link HomeCalls}); never at the home itself. */
+    public static boolean callsHome(Object self) {
+        if (ON_WORKER) {
+            WorkerRuntime w = worker;
+            return w != null && w.callsHome(self);
+        }
+        return false;
+    }
+
+    /** Runs the call at the object's home; throws what the method threw there, checked or not. */
+    public static Object callHome(Object self, String key, Object[] arguments) {
+        try {
+            return worker.callHome(self, key, arguments);
+        } catch (Throwable thrown) {
+            throw ForwardedCalls.<RuntimeException>unchecked(thrown);
+        }
+    }
+
     /** A call of a worker's copy of a synchronizer whose calls run at the home ({@link ForwardedCalls}); copies exist only on workers. */
     static Object forwardedCall(Object copy, java.lang.reflect.Method method, Object[] arguments) throws Throwable {
         WorkerRuntime w = worker;
@@ -235,6 +253,7 @@ public final class Hooks {
     public static void wait(Object lock, long millis) throws InterruptedException {
         WorkerRuntime w = worker;
         if (w == null) {
+            HomeCalls.waiting();
             lock.wait(millis);
         } else if (w.monitors().holdsShared(lock)) {
             if (millis < 0) {
@@ -252,6 +271,7 @@ public final class Hooks {
         }
         WorkerRuntime w = worker;
         if (w == null) {
+            HomeCalls.waiting();
             lock.wait(millis, nanos);
         } else if (w.monitors().holdsShared(lock)) {
             wait(lock, nanos > 0 && millis < Long.MAX_VALUE ? millis + 1 : millis);

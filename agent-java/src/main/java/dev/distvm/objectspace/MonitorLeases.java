@@ -72,6 +72,8 @@ final class MonitorLeases {
     }
 
     private final Map<Object, Held> byCopy = new IdentityHashMap<>();
+    /** Copies whose lease the home recalled: threads of other nodes use their monitors (guarded by this). */
+    private final WeakIdentityMap<Object, Boolean> recalledCopies = new WeakIdentityMap<>();
     /** Leases granted, asked for, or lent to a wait, by id: where a recall finds its lease. */
     private final Map<Integer, Lease> byId = new HashMap<>();
     private final ArrayDeque<Integer> freeIds = new ArrayDeque<>();
@@ -209,8 +211,14 @@ final class MonitorLeases {
                 return;
             }
             lease.returnWanted = true;
+            recalledCopies.put(lease.copy, Boolean.TRUE);
         }
         scheduleReturn(lease);
+    }
+
+    /** Whether the home ever recalled a lease of {@code copy}'s monitor from this node: other nodes use it. */
+    synchronized boolean everRecalled(Object copy) {
+        return recalledCopies.get(copy) != null;
     }
 
     /** Whether this node holds any lease (some may be on their way back). */

@@ -5,6 +5,7 @@ import dev.distvm.coordinator.Membership;
 import dev.distvm.coordinator.proto.NodeInfo;
 import dev.distvm.exit.Exits;
 import dev.distvm.transport.Endpoint;
+import java.util.List;
 import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 
@@ -27,6 +28,16 @@ public final class ObjectSpace {
 
     public static boolean isWorker() {
         return worker;
+    }
+
+    /**
+     * The rewriter made these waiting synchronized methods able to run at their object's home
+     * (keys as {@code RewriteCounts.homeCalls()} gives them): the home runs only those.
+     */
+    public static void allowCallsAtHome(List<String> keys) {
+        if (!keys.isEmpty()) {
+            HomeCalls.declare(keys);
+        }
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.distvm.io.WorkerStreams;
 import dev.distvm.node.proto.NodeMessageType;
 import dev.distvm.report.ArrayFaultEvent;
 import dev.distvm.report.FlightEvents;
+import dev.distvm.report.MonitorHandOverCounts;
 import dev.distvm.report.NodeCounters;
 import dev.distvm.report.OnDemandCounts;
 import dev.distvm.transport.Endpoint;
@@ -338,13 +339,38 @@ final class WorkerRuntime {
      * if the call ends otherwise, the interrupt stays pending here, as the JDK's would.
      */
     Object forwardedCall(Object copy, Method method, Object[] arguments) throws Throwable {
+        return forwardedCall(copy, method, ForwardedCalls.key(method), arguments);
+    }
+
+    /** Whether this call of a waiting synchronized method of {@code self} runs at the home ({@link HomeCalls}). */
+    boolean callsHome(Object self) {
+        return space.isCopy(self) && monitors.betterCalledAtHome(self);
+    }
+
+    /**
+     * Runs the waiting synchronized method {@code key} on the home's master of the copy
+     * {@code self}, as a forwarded call: the release first, the answer's refresh applied before this
+     * returns, an interrupt passed on, so the call orders this thread's reads and writes with the
+     * other threads' as the monitor would have. What it throws has this thread's frames below the method's.
+     */
+    Object callHome(Object self, String key, Object[] arguments) throws Throwable {
+        MonitorHandOverCounts.calledAtHome(self);
+        try {
+            return forwardedCall(self, HomeCalls.method(self.getClass(), key), key, arguments);
+        } catch (Throwable thrown) { // what the method threw at the home
+            HomeCalls.asIfThrownHere(thrown, key);
+            throw thrown;
+        }
+    }
+
+    private Object forwardedCall(Object copy, Method method, String key, Object[] arguments) throws Throwable {
         release();
         long asked = space.volatiles.asking();
         long call = forwardedCalls.incrementAndGet();
         WireWriter request = new WireWriter(space);
         request.body().appendLong(call);
         request.ref(copy);
-        request.body().appendString(ForwardedCalls.key(method));
+        request.body().appendString(key);
         ForwardedCalls.writeArguments(request.body(), method, arguments);
         CompletableFuture<Inbound> answer =
                 coherently(() -> toHome.request(NodeMessageType.SPACE_FORWARDED_CALL_VALUE, request.finish()));
@@ -372,6 +398,9 @@ final class WorkerRuntime {
             }
             return read;
         }));
+        if (HomeCalls.isHomeCall(key)) {
+            monitors.calledAtHome(copy, outcome.waited());
+        }
         if (passedOn && !(outcome.thrown() instanceof InterruptedException)) {
             Thread.currentThread().interrupt(); // the call ended otherwise: the interrupt stays pending
         }

@@ -11,16 +11,16 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Per class of the objects locked, how shared monitors passed between the threads that took them
  * on this node: within the node (the node held the monitor already) or across nodes (a message
- * brought it). Counted on a hand-over only, never on a thread's uncontended re-entry, which costs
+ * brought it); and the calls of waiting synchronized methods that ran at the home instead. Counted on a hand-over only, never on a thread's uncontended re-entry, which costs
  * a few nanoseconds that a count would double.
  */
 public final class MonitorHandOverCounts {
     /** The most classes a node report lists (those with the most hand-overs). */
     public static final int LISTED = 20;
 
-    private record Counts(String className, LongAdder withinNode, LongAdder acrossNodes) {
+    private record Counts(String className, LongAdder withinNode, LongAdder acrossNodes, LongAdder callsAtHome) {
         long total() {
-            return withinNode.sum() + acrossNodes.sum();
+            return withinNode.sum() + acrossNodes.sum() + callsAtHome.sum();
         }
     }
 
@@ -33,7 +33,7 @@ public final class MonitorHandOverCounts {
         return new ClassValue<>() {
             @Override
             protected Counts computeValue(Class<?> type) {
-                Counts counts = new Counts(type.getName() + suffix, new LongAdder(), new LongAdder());
+                Counts counts = new Counts(type.getName() + suffix, new LongAdder(), new LongAdder(), new LongAdder());
                 ALL.add(counts);
                 return counts;
             }
@@ -55,6 +55,11 @@ public final class MonitorHandOverCounts {
         }
     }
 
+    /** A thread of this node ran a waiting synchronized method of {@code lock} at the home instead of taking its monitor here. */
+    public static void calledAtHome(Object lock) {
+        of(lock).callsAtHome.increment();
+    }
+
     private static Counts of(Object lock) {
         return lock instanceof Class<?> type ? OF_CLASS_ITSELF.get(type) : OF_INSTANCES.get(lock.getClass());
     }
@@ -72,7 +77,8 @@ public final class MonitorHandOverCounts {
                 break;
             }
             listed.add(MonitorHandOvers.newBuilder().setClassName(counts.className())
-                    .setWithinNode(counts.withinNode().sum()).setAcrossNodes(counts.acrossNodes().sum()).build());
+                    .setWithinNode(counts.withinNode().sum()).setAcrossNodes(counts.acrossNodes().sum())
+                    .setCallsAtHome(counts.callsAtHome().sum()).build());
         }
         return listed;
     }

@@ -84,7 +84,8 @@ public final class RunReport {
             MonitorHandOvers h = handOvers.get(i);
             json.append(i == 0 ? "" : ", ").append("{\"class\": ").append(quote(h.getClassName()))
                     .append(", \"withinNode\": ").append(h.getWithinNode())
-                    .append(", \"acrossNodes\": ").append(h.getAcrossNodes()).append('}');
+                    .append(", \"acrossNodes\": ").append(h.getAcrossNodes())
+                    .append(", \"callsAtHome\": ").append(h.getCallsAtHome()).append('}');
         }
         json.append("], \"monitorClassesNotListed\": ").append(node.getMonitorClassesNotListed())
                 .append(",\n     \"onDemand\": [");

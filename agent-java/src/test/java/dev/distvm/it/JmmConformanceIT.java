@@ -28,6 +28,7 @@ class JmmConformanceIT {
             "lambdas-reached-by-tasks", "plain-object-locks", "thread-locals",
             "hashes-under-jdk-superclasses", "threads-asking-about-themselves", "peers-asked-of-themselves",
             "peers-joined-and-interrupted", "thread-objects-as-mailboxes", "latches-and-barriers",
+            "waiting-methods-called-at-home",
             "exceptions-stored-by-threads", "clones-of-shared-objects", "big-numbers-by-value",
             "records-and-fieldless-jdk-superclasses", "immutable-collections-by-value",
             "waits-on-thread-objects", "stack-sizes-asked-for", "thread-groups", "peterson-locks",
@@ -62,6 +63,9 @@ class JmmConformanceIT {
             // to a worker's baton thread from another node (its wait gives it back at every round).
             long[] baton = RunReports.monitorHandOvers(json, "itapp.jmm.Cases$Baton");
             assertTrue(baton[1] >= 40, "hand-overs of the baton across nodes: " + baton[1] + "\n" + json);
+            // The rendezvous's waiting methods ran at the home once other nodes used its monitor.
+            long[] rendezvous = RunReports.monitorHandOvers(json, "itapp.jmm.Rendezvous");
+            assertTrue(rendezvous[2] > 0, "calls of the rendezvous run at the home: " + rendezvous[2] + "\n" + json);
             // Plain Objects are locks of every node: the case's counters crossed nodes under them.
             assertTrue(RunReports.monitorHandOvers(json, "java.lang.Object")[1] > 0, json);
             long pushes = RunReports.objectSpaceCounter(json, "volatilePushes").stream().mapToLong(Long::longValue).sum();

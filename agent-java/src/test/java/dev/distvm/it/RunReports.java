@@ -29,14 +29,18 @@ final class RunReports {
         return values;
     }
 
-    /** Hand-overs of the monitors of {@code className}'s objects, summed over the nodes: [within nodes, across nodes]. */
+    /**
+     * Hand-overs of the monitors of {@code className}'s objects, summed over the nodes: [within
+     * nodes, across nodes, calls run at the home instead].
+     */
     static long[] monitorHandOvers(String json, String className) {
         Matcher m = Pattern.compile("\\{\"class\": \"" + Pattern.quote(className)
-                + "\", \"withinNode\": (\\d+), \"acrossNodes\": (\\d+)\\}").matcher(json);
-        long[] sums = new long[2];
+                + "\", \"withinNode\": (\\d+), \"acrossNodes\": (\\d+), \"callsAtHome\": (\\d+)\\}").matcher(json);
+        long[] sums = new long[3];
         while (m.find()) {
-            sums[0] += Long.parseLong(m.group(1));
-            sums[1] += Long.parseLong(m.group(2));
+            for (int i = 0; i < sums.length; i++) {
+                sums[i] += Long.parseLong(m.group(i + 1));
+            }
         }
         return sums;
     }

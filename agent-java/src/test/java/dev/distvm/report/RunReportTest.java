@@ -27,7 +27,7 @@ class RunReportTest {
         NodeReport worker = NodeReport.newBuilder().setNodeId(2).setPid(200).setRole("worker")
                 .addClassesLoadedRemotely("app.Main").setVolatilePushes(8).setMonitorClassesNotListed(3)
                 .addMonitorHandOvers(MonitorHandOvers.newBuilder().setClassName("app.Counter").setWithinNode(40).setAcrossNodes(5))
-                .addMonitorHandOvers(MonitorHandOvers.newBuilder().setClassName("app.Queue.class").setAcrossNodes(2)).build();
+                .addMonitorHandOvers(MonitorHandOvers.newBuilder().setClassName("app.Queue.class").setAcrossNodes(2).setCallsAtHome(9)).build();
         String json = RunReport.toJson(Instant.EPOCH, Instant.EPOCH, List.of(home, worker), List.of("node 3 (pid 300): gone"));
         assertTrue(json.contains("\"version\": 1"), json);
         assertTrue(json.contains("{\"id\": 1, \"pid\": 100, \"role\": \"home\""), json);
@@ -43,8 +43,8 @@ class RunReportTest {
         assertTrue(json.contains("], \"threadsNotListed\": 4, \"heapUsedAfterGc\": 1234,"), json);
         assertTrue(json.contains("\"placementsNotListed\": 5"), json);
         assertTrue(json.contains("\"volatilePushes\": 8},"), json);
-        assertTrue(json.contains("\"monitorHandOvers\": [{\"class\": \"app.Counter\", \"withinNode\": 40, \"acrossNodes\": 5},"
-                + " {\"class\": \"app.Queue.class\", \"withinNode\": 0, \"acrossNodes\": 2}], \"monitorClassesNotListed\": 3"), json);
+        assertTrue(json.contains("\"monitorHandOvers\": [{\"class\": \"app.Counter\", \"withinNode\": 40, \"acrossNodes\": 5, \"callsAtHome\": 0},"
+                + " {\"class\": \"app.Queue.class\", \"withinNode\": 0, \"acrossNodes\": 2, \"callsAtHome\": 9}], \"monitorClassesNotListed\": 3"), json);
         assertTrue(json.contains("\"monitorHandOvers\": [], \"monitorClassesNotListed\": 0"), json);
         assertTrue(json.contains("\"placements\": [\"pi-0: kept home: no object space\"]"), json);
         assertTrue(json.contains("\"stops\": [\"node 2 ended the run with status 70: thread t on a worker called native method"

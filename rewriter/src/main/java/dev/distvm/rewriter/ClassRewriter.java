@@ -122,7 +122,7 @@ public final class ClassRewriter {
                 next -> new FieldAccessRewriter(next, hooks, isApplicationClass, fieldResolver, counts),
                 next -> new ObjectStateInjector(next, hooks, isApplicationClass, counts),
                 next -> new NativeMethodRewriter(next, hooks, counts),
-                next -> new SynchronizedMethodRewriter(next, counts),
+                next -> new SynchronizedMethodRewriter(next, hooks, isThread, counts),
                 next -> new MonitorRewriter(next, hooks, counts),
                 next -> arrayReadsMayFault
                         ? new ArrayReadRewriter(next, hooks, isApplicationClass, jdkInheritance, counts) : next,

@@ -16,6 +16,10 @@ final class HookCalls {
         this.owner = owner;
     }
 
+    String owner() {
+        return owner;
+    }
+
     /** {@code invokestatic} of the hook: one instruction, so the rewritten code is no larger than the call it makes. */
     void invoke(MethodVisitor method, Method hook) {
         method.visitMethodInsn(Opcodes.INVOKESTATIC, owner, hook.getName(), hook.getDescriptor(), false);

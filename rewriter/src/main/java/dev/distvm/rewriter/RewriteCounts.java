@@ -1,7 +1,9 @@
 package dev.distvm.rewriter;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 
 /** What a rewrite did to one class, per kind: for the agent's log and for tests. */
@@ -15,6 +17,8 @@ public final class RewriteCounts {
         SYNCHRONIZED_METHOD(true),
         /** Native methods renamed behind a wrapper that asks the runtime first (NativeMethodRewriter). */
         NATIVE_METHOD(true),
+        /** Synchronized methods that wait, whose wrapper runs the call at the object's home on a worker (HomeCallShape). */
+        HOME_CALL(true),
         WAIT(true),
         /** notify() and notifyAll(). */
         NOTIFY(true),
@@ -97,9 +101,24 @@ public final class RewriteCounts {
     }
 
     private final Map<Kind, Integer> counts = new EnumMap<>(Kind.class);
+    private final List<String> homeCalls = new ArrayList<>();
 
     void add(Kind kind) {
         counts.merge(kind, 1, Integer::sum);
+    }
+
+    void addHomeCall(String key) {
+        add(Kind.HOME_CALL);
+        homeCalls.add(key);
+    }
+
+    /**
+     * The methods whose calls a worker may run at the object's home, as {@code HomeCalls} keys:
+     * {@code binary.ClassName#name(descriptor)}. The home accepts such a call only for a method its
+     * own rewrite of the class listed.
+     */
+    public List<String> homeCalls() {
+        return List.copyOf(homeCalls);
     }
 
     public int get(Kind kind) {

@@ -55,6 +55,10 @@ public final class RuntimeHooks {
     public static final Method MONITOR_ENTERED = Method.getMethod("void monitorEntered (Object)");
     /** Right after a {@code monitorexit}, no longer holding it. */
     public static final Method MONITOR_EXIT = Method.getMethod("void monitorExit (Object)");
+    /** At the start of a synchronized method that waits: whether this call is to run at the object's home (HomeCallShape). */
+    public static final Method CALLS_HOME = Method.getMethod("boolean callsHome (Object)");
+    /** Runs the call at the object's home: the object, the method's key, the arguments boxed; returns the result boxed. */
+    public static final Method CALL_HOME = Method.getMethod("Object callHome (Object, String, Object[])");
 
     // ---- calls replaced by a hook taking the receiver first (CallSiteRewriter) ----
     public static final Method WAIT = Method.getMethod("void wait (Object)");

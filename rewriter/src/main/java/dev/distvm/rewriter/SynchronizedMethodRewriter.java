@@ -1,6 +1,8 @@
 package dev.distvm.rewriter;
 
 import dev.distvm.rewriter.RewriteCounts.Kind;
+import java.util.Arrays;
+import java.util.function.Predicate;
 import org.objectweb.asm.AnnotationVisitor;
 import org.objectweb.asm.Attribute;
 import org.objectweb.asm.ClassVisitor;
@@ -27,16 +29,25 @@ import org.objectweb.asm.TypePath;
  * {@code synchronized}), signature, exceptions, annotations and parameters, so that callers,
  * overriding and reflection see the same method. Native methods have no body to move: they reach this
  * visitor already wrapped by {@link NativeMethodRewriter}. The writer needs {@code COMPUTE_MAXS}.
+ *
+ * <p>The wrapper of a method that may run at its object's home ({@link HomeCallShape}: one that
+ * waits) first asks the runtime whether to (on a worker, for a copy whose monitor other nodes use;
+ * the hook folds to false at the home) and, if so, returns what the home's call returned.
  */
 final class SynchronizedMethodRewriter extends ClassVisitor {
     static final String BODY_PREFIX = "$dist$sync$";
 
+    private final HookCalls hooks;
+    private final Predicate<String> isThread;
     private final RewriteCounts counts;
     private String className;
     private int version;
+    private boolean mayCallHome;
 
-    SynchronizedMethodRewriter(ClassVisitor next, RewriteCounts counts) {
+    SynchronizedMethodRewriter(ClassVisitor next, HookCalls hooks, Predicate<String> isThread, RewriteCounts counts) {
         super(Opcodes.ASM9, next);
+        this.hooks = hooks;
+        this.isThread = isThread;
         this.counts = counts;
     }
 
@@ -44,6 +55,8 @@ final class SynchronizedMethodRewriter extends ClassVisitor {
     public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
         this.version = version & 0xFFFF;
         this.className = name;
+        // A Thread's calls from workers mean questions about the thread (ThreadsElsewhere), not its methods
+        this.mayCallHome = !isThread.test(name);
         super.visit(version, access, name, signature, superName, interfaces);
     }
 
@@ -62,15 +75,22 @@ final class SynchronizedMethodRewriter extends ClassVisitor {
         return new Splitter(body, wrapper, access, name, descriptor);
     }
 
-    /** Sends the code to the body and everything that describes the method to the wrapper. */
+    /** Keeps the code for the body, and what it contains for the wrapper's decision. */
     private final class Splitter extends MethodVisitor {
+
         private final MethodVisitor wrapper;
+        private final HomeCallShape shape;
         private final boolean isStatic;
         private final String name;
         private final String descriptor;
 
         Splitter(MethodVisitor body, MethodVisitor wrapper, int access, String name, String descriptor) {
-            super(Opcodes.ASM9, body);
+            this(new HomeCallShape(body, hooks.owner(), access, descriptor), wrapper, access, name, descriptor);
+        }
+
+        private Splitter(HomeCallShape shape, MethodVisitor wrapper, int access, String name, String descriptor) {
+            super(Opcodes.ASM9, shape);
+            this.shape = shape;
             this.wrapper = wrapper;
             this.isStatic = (access & Opcodes.ACC_STATIC) != 0;
             this.name = name;
@@ -126,6 +146,9 @@ final class SynchronizedMethodRewriter extends ClassVisitor {
             Label handlerEnd = new Label();
             int lockLocal = argumentSlots();
             wrapper.visitCode();
+            if (mayCallHome && shape.mayRunAtHome()) {
+                writeHomeCall();
+            }
             wrapper.visitTryCatchBlock(start, end, handler, null);
             wrapper.visitTryCatchBlock(handler, handlerEnd, handler, null);
             pushLock();
@@ -150,6 +173,46 @@ final class SynchronizedMethodRewriter extends ClassVisitor {
             wrapper.visitMaxs(0, 0);
         }
 
+        /**
+         * {@code if (Hooks.callsHome(this)) return (T) Hooks.callHome(this, key, new Object[] {args...});}
+         * The branch's target has the method's first frame.
+         */
+        private void writeHomeCall() {
+            String key = className.replace('/', '.') + "#" + name + descriptor;
+            counts.addHomeCall(key);
+            Label here = new Label();
+            wrapper.visitVarInsn(Opcodes.ALOAD, 0);
+            hooks.invoke(wrapper, RuntimeHooks.CALLS_HOME);
+            wrapper.visitJumpInsn(Opcodes.IFEQ, here);
+            wrapper.visitVarInsn(Opcodes.ALOAD, 0);
+            wrapper.visitLdcInsn(key);
+            Type[] arguments = Type.getArgumentTypes(descriptor);
+            wrapper.visitLdcInsn(arguments.length);
+            wrapper.visitTypeInsn(Opcodes.ANEWARRAY, "java/lang/Object");
+            int slot = 1;
+            for (int i = 0; i < arguments.length; i++) {
+                wrapper.visitInsn(Opcodes.DUP);
+                wrapper.visitLdcInsn(i);
+                wrapper.visitVarInsn(arguments[i].getOpcode(Opcodes.ILOAD), slot);
+                Boxes.box(wrapper, arguments[i]);
+                wrapper.visitInsn(Opcodes.AASTORE);
+                slot += arguments[i].getSize();
+            }
+            hooks.invoke(wrapper, RuntimeHooks.CALL_HOME);
+            Type result = Type.getReturnType(descriptor);
+            if (result.getSort() == Type.VOID) {
+                wrapper.visitInsn(Opcodes.POP);
+            } else {
+                Boxes.unbox(wrapper, result);
+            }
+            wrapper.visitInsn(result.getOpcode(Opcodes.IRETURN));
+            wrapper.visitLabel(here);
+            if (version >= Opcodes.V1_6) {
+                Object[] locals = argumentLocals();
+                wrapper.visitFrame(Opcodes.F_NEW, locals.length, locals, 0, new Object[0]);
+            }
+        }
+
         private void pushLock() {
             if (!isStatic) {
                 wrapper.visitVarInsn(Opcodes.ALOAD, 0);
@@ -170,8 +233,16 @@ final class SynchronizedMethodRewriter extends ClassVisitor {
 
         /** The handler's locals: {@code this} (unless static), the arguments, then the lock. */
         private Object[] lockAfterArgumentLocals() {
+            Object[] arguments = argumentLocals();
+            Object[] locals = Arrays.copyOf(arguments, arguments.length + 1);
+            locals[arguments.length] = isStatic ? "java/lang/Class" : className;
+            return locals;
+        }
+
+        /** The method's first frame's locals: {@code this} (unless static), then the arguments. */
+        private Object[] argumentLocals() {
             Type[] arguments = Type.getArgumentTypes(descriptor);
-            Object[] locals = new Object[arguments.length + (isStatic ? 1 : 2)];
+            Object[] locals = new Object[arguments.length + (isStatic ? 0 : 1)];
             int i = 0;
             if (!isStatic) {
                 locals[i++] = className;
@@ -179,7 +250,6 @@ final class SynchronizedMethodRewriter extends ClassVisitor {
             for (Type argument : arguments) {
                 locals[i++] = FrameTypes.of(argument);
             }
-            locals[i] = isStatic ? "java/lang/Class" : className;
             return locals;
         }
     }

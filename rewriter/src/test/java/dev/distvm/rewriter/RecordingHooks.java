@@ -33,6 +33,8 @@ public final class RecordingHooks {
         ObjectSpaceCalls.reset();
         absent = null;
         home = null;
+        callingHome = null;
+        homeAnswer = null;
     }
 
     /** Makes {@code onWorker}'s elements arrive from {@code atHome} only when a hook asks for them. */
@@ -156,6 +158,25 @@ public final class RecordingHooks {
 
     public static void monitorEntered(Object lock) {
         record("monitorEntered", lock, Thread.holdsLock(lock) ? "held" : "not held");
+    }
+
+    /** The object whose waiting synchronized methods run "at the home" (see {@link #callHome}), and what such a call returns. */
+    private static volatile Object callingHome;
+    private static volatile Object homeAnswer;
+
+    /** Public: called by subjects, which another loader defines. */
+    public static void callHomeFor(Object self, Object answer) {
+        callingHome = self;
+        homeAnswer = answer;
+    }
+
+    public static boolean callsHome(Object self) {
+        return self == callingHome;
+    }
+
+    public static Object callHome(Object self, String key, Object[] arguments) {
+        record("callHome", self, key, java.util.Arrays.toString(arguments));
+        return homeAnswer;
     }
 
     public static void monitorExit(Object lock) {

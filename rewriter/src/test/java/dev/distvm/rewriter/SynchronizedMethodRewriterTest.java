@@ -77,6 +77,91 @@ class SynchronizedMethodRewriterTest {
         }
     }
 
+    /** Synchronized methods of each shape the home-call decision tells apart. */
+    public static final class Gate {
+        private int arrived;
+
+        /** Waits, touches only this object's fields: may run at the home. */
+        public synchronized int await(int parties, long tag) throws InterruptedException {
+            while (arrived < parties) {
+                if (tag < 0) {
+                    wait();
+                }
+                arrived++;
+            }
+            notifyAll();
+            return arrived;
+        }
+
+        /** Waits, and rethrows an interrupt as java.lang's own exception: may run at the home. */
+        public synchronized void awaitUnchecked() {
+            try {
+                while (arrived < 0) {
+                    wait(10);
+                }
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        /** Never waits: the monitor is better kept near its users. */
+        public synchronized int count() {
+            return arrived;
+        }
+
+        /** Waits, but asks which thread runs it. */
+        public synchronized String awaitNamed() throws InterruptedException {
+            while (arrived < 0) {
+                wait();
+            }
+            return Thread.currentThread().getName();
+        }
+
+        /** Waits, but calls code of its own, which could reach anything. */
+        public synchronized void awaitAndLog() throws InterruptedException {
+            while (arrived < 0) {
+                wait();
+            }
+            count();
+        }
+
+        /** Waits on another lock it takes. */
+        public synchronized void awaitNested(Object other) throws InterruptedException {
+            synchronized (other) {
+                while (arrived < 0) {
+                    other.wait();
+                }
+            }
+        }
+
+        public static String run() throws InterruptedException {
+            Gate gate = new Gate();
+            RecordingHooks.callHomeFor(gate, 42);
+            int atHome = gate.await(3, 7L);
+            RecordingHooks.callHomeFor(null, null);
+            return atHome + " " + gate.await(2, 7L) + " " + gate.count();
+        }
+
+        @Override
+        public String toString() {
+            return "gate";
+        }
+    }
+
+    @Test
+    void aSynchronizedMethodThatWaitsRunsAtTheHomeWhenTheRuntimeSaysSo() throws Throwable {
+        Rewritten subject = new Rewritten(Gate.class);
+        assertEquals("42 2 2", subject.call("run"));
+        String gate = Gate.class.getName();
+        assertEquals(List.of("callHome(gate, " + gate + "#await(IJ)I, [3, 7])", "monitorEntered(gate, held)",
+                "notifyAll(gate)", "monitorExit(gate, not held)",
+                "monitorEntered(gate, held)", "monitorExit(gate, not held)"), // count(), which never runs at the home
+                RecordingHooks.callsOf("callHome", "monitorEntered", "monitorExit", "notifyAll"));
+        RewriteCounts counts = subject.counts(Gate.class);
+        assertEquals(List.of(gate + "#await(IJ)I", gate + "#awaitUnchecked()V"), counts.homeCalls());
+        assertEquals(2, counts.get(Kind.HOME_CALL));
+    }
+
     @BeforeEach
     void reset() {
         RecordingHooks.reset();
