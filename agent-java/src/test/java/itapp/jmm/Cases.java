@@ -2276,7 +2276,8 @@ final class Cases {
      * threads of every node: once other nodes use its monitor, a worker runs such calls at the home
      * ({@code HomeCalls}). Each round's writes are seen after the barrier, and its generation is
      * the one every party ended; values of every primitive type travel both ways; an interrupt
-     * reaches a thread waiting in such a call, as an {@code InterruptedException} that clears it.
+     * reaches a thread waiting in such a call, as an {@code InterruptedException} that clears it,
+     * also where the method catches it and returns (each party's own interrupt at the end).
      */
     static String waitingMethodsCalledAtHome() throws InterruptedException {
         int rounds = 60;
@@ -2306,11 +2307,18 @@ final class Cases {
                     if (mixed != (me % 2 == 0 ? -expected : expected) && failures[me] == null) {
                         failures[me] = "mixed " + mixed + ", not " + expected;
                     }
+                    if (rendezvous.holdQuietly() && Thread.currentThread().isInterrupted() && failures[me] == null) {
+                        failures[me] = "still interrupted after the method caught its wait's InterruptedException";
+                    }
                 } catch (InterruptedException e) {
                     failures[me] = "interrupted";
                 }
             }, "rendezvous-" + i);
             threads[i].start();
+        }
+        rendezvous.awaitHolding(THREADS);
+        for (Thread t : threads) {
+            t.interrupt();
         }
         String failure = joinAndFirstFailure(threads, failures);
         if (failure != null) {
@@ -2326,7 +2334,7 @@ final class Cases {
             }
         }, "rendezvous-holder");
         holder.start();
-        rendezvous.awaitHolding(1);
+        rendezvous.awaitHolding(THREADS + 1);
         holder.interrupt();
         holder.join();
         return "interrupted".equals(outcome[0]) ? null : "a thread holding in a waiting method " + outcome[0];

@@ -39,6 +39,19 @@ final class Rendezvous {
         }
     }
 
+    /** Waits until interrupted, and takes the interrupt as the signal to return. */
+    synchronized boolean holdQuietly() {
+        holding++;
+        notifyAll();
+        try {
+            while (true) {
+                wait();
+            }
+        } catch (InterruptedException e) {
+            return true;
+        }
+    }
+
     synchronized void awaitHolding(int count) {
         try {
             while (holding < count) {

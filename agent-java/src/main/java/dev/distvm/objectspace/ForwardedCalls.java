@@ -177,11 +177,34 @@ final class ForwardedCalls {
         throw new IllegalArgumentException("forwarded call: a value of type " + type.getName());
     }
 
-    /** What a forwarded call returned, or what it threw ({@code thrown} not null), and whether it waited at the home. */
-    record Outcome(Object result, Throwable thrown, boolean waited) {
+    /**
+     * What a forwarded call returned, or what it threw ({@code thrown} not null), and in
+     * {@code flags} whether it waited at the home and what became of an interrupt the worker passed on.
+     */
+    record Outcome(Object result, Throwable thrown, int flags) {
+        /** The call waited on a monitor at the home. */
+        static final int WAITED = 1;
+        /** An interrupt the worker passed on reached the home's thread while the call ran. */
+        static final int INTERRUPT_REACHED = 2;
+        /** That thread was still interrupted when the call returned: the call did not consume the interrupt. */
+        static final int INTERRUPT_PENDING = 4;
+
+        boolean waited() {
+            return (flags & WAITED) != 0;
+        }
+
+        /**
+         * Whether an interrupt the worker passed on is still pending for its thread: it came after
+         * the call ended, or the call returned without consuming it (a wait that threw
+         * {@code InterruptedException} consumed it, caught or not).
+         */
+        boolean interruptLeftPending() {
+            return (flags & INTERRUPT_REACHED) == 0 || (flags & INTERRUPT_PENDING) != 0;
+        }
+
         /** The answer's part before its refresh: the exception, or the value as the method's return type says. */
         void write(WireBuffer out, Method method, ClassLoader programLoader) {
-            out.appendBoolean(waited);
+            out.appendInt(flags);
             out.appendBoolean(thrown != null);
             if (thrown != null) {
                 UncaughtExceptions.write(thrown, out, programLoader);
@@ -191,9 +214,9 @@ final class ForwardedCalls {
         }
 
         static Outcome read(ByteBuffer in, Method method, ClassLoader loader) {
-            boolean waited = in.get() != 0;
-            return in.get() != 0 ? new Outcome(null, UncaughtExceptions.read(in, loader), waited)
-                    : new Outcome(readValue(in, method.getReturnType()), null, waited);
+            int flags = in.getInt();
+            return in.get() != 0 ? new Outcome(null, UncaughtExceptions.read(in, loader), flags)
+                    : new Outcome(readValue(in, method.getReturnType()), null, flags);
         }
     }
 

@@ -74,17 +74,19 @@ final class ForwardedCallsAtHome {
     private ForwardedCalls.Outcome run(Call call, Object target, Method method, Object[] arguments) {
         started(call);
         boolean[] waited = HomeCalls.noteWaits();
+        Object result = null;
+        Throwable thrown = null;
         try {
-            Object result = method.invoke(target, arguments);
-            return new ForwardedCalls.Outcome(result, null, waited[0]);
+            result = method.invoke(target, arguments);
         } catch (InvocationTargetException e) {
-            return new ForwardedCalls.Outcome(null, e.getCause(), waited[0]);
+            thrown = e.getCause();
         } catch (IllegalAccessException e) {
+            ended(call);
             throw new IllegalStateException("forwarded call of " + method + ": " + e, e);
         } finally {
             HomeCalls.stopNotingWaits();
-            ended(call);
         }
+        return new ForwardedCalls.Outcome(result, thrown, (waited[0] ? ForwardedCalls.Outcome.WAITED : 0) | ended(call));
     }
 
     private WireBuffer answer(Call call, ForwardedCalls.Outcome outcome, Method method) {
@@ -102,9 +104,16 @@ final class ForwardedCallsAtHome {
         }
     }
 
-    private synchronized void ended(Call call) {
-        calls.remove(call);
-        Thread.interrupted(); // an interrupt that came as the call returned must not reach the pool's next call
+    /**
+     * The call returned: an interrupt that comes now finds no call. Returns the outcome's flags of
+     * an interrupt: whether one reached the call, and whether the call left it pending (a program's
+     * method may catch a wait's {@code InterruptedException}, which clears it, and go on).
+     */
+    private synchronized int ended(Call call) {
+        Running running = calls.remove(call);
+        boolean pending = Thread.interrupted(); // cleared: it must not reach the pool's next call
+        return (running.interrupted ? ForwardedCalls.Outcome.INTERRUPT_REACHED : 0)
+                | (pending ? ForwardedCalls.Outcome.INTERRUPT_PENDING : 0);
     }
 
     private synchronized void interrupt(Call call) {

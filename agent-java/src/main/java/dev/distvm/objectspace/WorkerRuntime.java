@@ -336,7 +336,7 @@ final class WorkerRuntime {
      * and the answer carries a refresh, applied before this returns: a {@code countDown} or an
      * {@code await} orders this thread's writes and reads with the other threads' on every node as
      * on one JVM. An interrupt while the call runs is passed on to the home's thread that runs it;
-     * if the call ends otherwise, the interrupt stays pending here, as the JDK's would.
+     * if the call did not consume it (see {@link ForwardedCalls.Outcome#interruptLeftPending}), it stays pending here, as on one JVM.
      */
     Object forwardedCall(Object copy, Method method, Object[] arguments) throws Throwable {
         return forwardedCall(copy, method, ForwardedCalls.key(method), arguments);
@@ -401,8 +401,8 @@ final class WorkerRuntime {
         if (HomeCalls.isHomeCall(key)) {
             monitors.calledAtHome(copy, outcome.waited());
         }
-        if (passedOn && !(outcome.thrown() instanceof InterruptedException)) {
-            Thread.currentThread().interrupt(); // the call ended otherwise: the interrupt stays pending
+        if (passedOn && outcome.interruptLeftPending()) {
+            Thread.currentThread().interrupt(); // the call did not consume it: the interrupt stays pending
         }
         if (outcome.thrown() != null) {
             throw outcome.thrown();
