@@ -2277,11 +2277,12 @@ final class Cases {
      * ({@code HomeCalls}). Each round's writes are seen after the barrier, and its generation is
      * the one every party ended; values of every primitive type travel both ways; an interrupt
      * reaches a thread waiting in such a call, as an {@code InterruptedException} that clears it,
-     * also where the method catches it and returns (each party's own interrupt at the end).
+     * also where the method catches it and returns (each party's own interrupt at the end); a
+     * subclass's override that calls the barrier's own method runs once.
      */
     static String waitingMethodsCalledAtHome() throws InterruptedException {
         int rounds = 60;
-        Rendezvous rendezvous = new Rendezvous(THREADS);
+        Rendezvous.Counting rendezvous = new Rendezvous.Counting(THREADS);
         long[] slots = new long[THREADS];
         String[] failures = new String[THREADS];
         Thread[] threads = new Thread[THREADS];
@@ -2323,6 +2324,9 @@ final class Cases {
         String failure = joinAndFirstFailure(threads, failures);
         if (failure != null) {
             return failure;
+        }
+        if (rendezvous.calls() != 2 * rounds * THREADS) {
+            return "the override counted " + rendezvous.calls() + " calls of the barrier, not " + 2 * rounds * THREADS;
         }
         String[] outcome = new String[1];
         Thread holder = new Thread(() -> {

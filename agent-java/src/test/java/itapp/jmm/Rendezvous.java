@@ -4,7 +4,7 @@ package itapp.jmm;
  * A barrier, a hold and a mixer made of synchronized methods that wait and touch only this
  * object's fields: the shape a worker runs at the home once other nodes use the monitor.
  */
-final class Rendezvous {
+class Rendezvous {
     private final int parties;
     private int arrived;
     private int generation;
@@ -69,5 +69,26 @@ final class Rendezvous {
         }
         double sum = b + s + c + f + d;
         return negate ? -sum : sum;
+    }
+
+    /** Counts the barrier's calls in an override that is not synchronized and calls the barrier's own. */
+    static final class Counting extends Rendezvous {
+        private int calls;
+
+        Counting(int parties) {
+            super(parties);
+        }
+
+        @Override
+        int await() throws InterruptedException {
+            synchronized (this) {
+                calls++;
+            }
+            return super.await();
+        }
+
+        synchronized int calls() {
+            return calls;
+        }
     }
 }

@@ -67,17 +67,17 @@ final class ForwardedCallsAtHome {
                 // of the home cannot ask a node for its lease as a worker's enter does: ask here.
                 delegates.wanted(master);
             }
-            return answer(call, run(call, target, method, arguments), method);
+            return answer(call, run(call, target, method, arguments, takesMonitor), method);
         }, callers);
     }
 
-    private ForwardedCalls.Outcome run(Call call, Object target, Method method, Object[] arguments) {
+    private ForwardedCalls.Outcome run(Call call, Object target, Method method, Object[] arguments, boolean takesMonitor) {
         started(call);
         boolean[] waited = HomeCalls.noteWaits();
         Object result = null;
         Throwable thrown = null;
         try {
-            result = method.invoke(target, arguments);
+            result = invoke(target, method, arguments, takesMonitor);
         } catch (InvocationTargetException e) {
             thrown = e.getCause();
         } catch (IllegalAccessException e) {
@@ -87,6 +87,17 @@ final class ForwardedCallsAtHome {
             HomeCalls.stopNotingWaits();
         }
         return new ForwardedCalls.Outcome(result, thrown, (waited[0] ? ForwardedCalls.Outcome.WAITED : 0) | ended(call));
+    }
+
+    /** A program's method is its body (see {@link HomeCalls#method}), called holding the monitor as its wrapper would. */
+    private static Object invoke(Object target, Method method, Object[] arguments, boolean takesMonitor)
+            throws InvocationTargetException, IllegalAccessException {
+        if (!takesMonitor) {
+            return method.invoke(target, arguments);
+        }
+        synchronized (target) {
+            return method.invoke(target, arguments);
+        }
     }
 
     private WireBuffer answer(Call call, ForwardedCalls.Outcome outcome, Method method) {

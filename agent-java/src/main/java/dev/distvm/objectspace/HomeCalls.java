@@ -1,5 +1,6 @@
 package dev.distvm.objectspace;
 
+import dev.distvm.rewriter.RuntimeHooks;
 import java.lang.reflect.Method;
 import java.util.Collection;
 import java.util.Map;
@@ -35,7 +36,12 @@ final class HomeCalls {
         return key.indexOf('#') > 0;
     }
 
-    /** The method {@code key} names, declared by {@code type} or a superclass; refuses a method the rewriter did not list here. */
+    /**
+     * The body of the method {@code key} names ({@code $dist$sync$name}, private: called without
+     * the virtual dispatch that would run a subclass's override, whose {@code super} call this
+     * may be), declared by {@code type} or a superclass; refuses a method the rewriter did not
+     * list here. The caller takes the monitor around it, as the method's wrapper does.
+     */
     static Method method(Class<?> type, String key) {
         if (!DECLARED.contains(key)) {
             throw new IllegalArgumentException("a call at the home of " + key + ", which this node's rewriting of "
@@ -47,11 +53,11 @@ final class HomeCalls {
     private static Method find(Class<?> type, String key) {
         int hash = key.indexOf('#');
         String owner = key.substring(0, hash);
-        String nameAndDescriptor = key.substring(hash + 1);
+        String body = RuntimeHooks.SYNCHRONIZED_BODY_PREFIX + key.substring(hash + 1);
         for (Class<?> c = type; c != null; c = c.getSuperclass()) {
             if (c.getName().equals(owner)) {
                 for (Method method : c.getDeclaredMethods()) {
-                    if (ForwardedCalls.key(method).equals(nameAndDescriptor)) {
+                    if (ForwardedCalls.key(method).equals(body)) {
                         method.setAccessible(true); // the program's class, in an unnamed module: open to dist
                         return method;
                     }
@@ -82,8 +88,9 @@ final class HomeCalls {
     }
 
     /**
-     * What the home threw, with the frames below the method's own replaced by the caller's: the
-     * home ran it on a thread of dist's pool, where the program's stack was this thread's.
+     * What the home threw, with the frames below the method's body replaced by the caller's, from
+     * the method's wrapper on: the home ran the body on a thread of dist's pool, where the program's
+     * stack was this thread's (the same frames as when the method runs here).
      */
     static void asIfThrownHere(Throwable thrown, String key) {
         int hash = key.indexOf('#');
@@ -91,18 +98,18 @@ final class HomeCalls {
         String name = key.substring(hash + 1, key.indexOf('('));
         StackTraceElement[] atHome = thrown.getStackTrace();
         StackTraceElement[] here = new Throwable().getStackTrace();
-        int homeEnd = firstFrameOf(atHome, owner, name);
-        int hereStart = firstFrameOf(here, owner, name);
-        if (homeEnd < 0 || hereStart < 0) {
+        int body = firstFrameOf(atHome, owner, RuntimeHooks.SYNCHRONIZED_BODY_PREFIX + name);
+        int wrapper = firstFrameOf(here, owner, name);
+        if (body < 0 || wrapper < 0) {
             return;
         }
-        StackTraceElement[] spliced = new StackTraceElement[homeEnd + 1 + here.length - hereStart - 1];
-        System.arraycopy(atHome, 0, spliced, 0, homeEnd + 1);
-        System.arraycopy(here, hereStart + 1, spliced, homeEnd + 1, here.length - hereStart - 1);
+        StackTraceElement[] spliced = new StackTraceElement[body + 1 + here.length - wrapper];
+        System.arraycopy(atHome, 0, spliced, 0, body + 1);
+        System.arraycopy(here, wrapper, spliced, body + 1, here.length - wrapper);
         thrown.setStackTrace(spliced);
     }
 
-    /** The innermost frame of the method (its body is another method, {@code $dist$sync$...}). */
+    /** The innermost frame of the method {@code owner.name}. */
     private static int firstFrameOf(StackTraceElement[] frames, String owner, String name) {
         for (int i = 0; i < frames.length; i++) {
             if (frames[i].getClassName().equals(owner) && frames[i].getMethodName().equals(name)) {

@@ -64,7 +64,7 @@ class JmmConformanceIT {
             long[] baton = RunReports.monitorHandOvers(json, "itapp.jmm.Cases$Baton");
             assertTrue(baton[1] >= 40, "hand-overs of the baton across nodes: " + baton[1] + "\n" + json);
             // The rendezvous's waiting methods ran at the home once other nodes used its monitor.
-            long[] rendezvous = RunReports.monitorHandOvers(json, "itapp.jmm.Rendezvous");
+            long[] rendezvous = RunReports.monitorHandOvers(json, "itapp.jmm.Rendezvous$Counting");
             assertTrue(rendezvous[2] > 0, "calls of the rendezvous run at the home: " + rendezvous[2] + "\n" + json);
             // Plain Objects are locks of every node: the case's counters crossed nodes under them.
             assertTrue(RunReports.monitorHandOvers(json, "java.lang.Object")[1] > 0, json);

@@ -12,6 +12,11 @@ import org.objectweb.asm.commons.Method;
 public final class RuntimeHooks {
     /** Internal name of the runtime's hook class: the one place it is written. */
     public static final String OWNER = "dev/distvm/objectspace/Hooks";
+    /**
+     * The prefix of the private method that holds a synchronized method's body behind its wrapper
+     * (SynchronizedMethodRewriter): the runtime calls the body of a method that runs at the home.
+     */
+    public static final String SYNCHRONIZED_BODY_PREFIX = "$dist$sync$";
 
     // ---- the object space: field accesses, class initializers, identity hashes ----
     /** After a write to a shared class's statics (or, given an object, to that object): what a release must look at. */

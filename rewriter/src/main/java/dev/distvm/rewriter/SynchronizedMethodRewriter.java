@@ -35,7 +35,7 @@ import org.objectweb.asm.TypePath;
  * the hook folds to false at the home) and, if so, returns what the home's call returned.
  */
 final class SynchronizedMethodRewriter extends ClassVisitor {
-    static final String BODY_PREFIX = "$dist$sync$";
+    static final String BODY_PREFIX = RuntimeHooks.SYNCHRONIZED_BODY_PREFIX;
 
     private final HookCalls hooks;
     private final Predicate<String> isThread;
