@@ -336,7 +336,8 @@ final class WorkerRuntime {
      * and the answer carries a refresh, applied before this returns: a {@code countDown} or an
      * {@code await} orders this thread's writes and reads with the other threads' on every node as
      * on one JVM. An interrupt while the call runs is passed on to the home's thread that runs it;
-     * if the call did not consume it (see {@link ForwardedCalls.Outcome#interruptLeftPending}), it stays pending here, as on one JVM.
+     * unless the call consumed it ({@link ForwardedCalls.Outcome#interruptLeftPending}), it stays
+     * pending here, as on one JVM.
      */
     Object forwardedCall(Object copy, Method method, Object[] arguments) throws Throwable {
         return forwardedCall(copy, method, ForwardedCalls.key(method), arguments);
