@@ -2277,8 +2277,9 @@ final class Cases {
      * ({@code HomeCalls}). Each round's writes are seen after the barrier, and its generation is
      * the one every party ended; values of every primitive type travel both ways; an interrupt
      * reaches a thread waiting in such a call, as an {@code InterruptedException} that clears it,
-     * also where the method catches it and returns (each party's own interrupt at the end); a
-     * subclass's override that calls the barrier's own method runs once.
+     * also where the method catches it and returns (each party's own interrupt at the end), and
+     * stays pending where the method catches it and interrupts itself again; a subclass's override
+     * that calls the barrier's own method runs once.
      */
     static String waitingMethodsCalledAtHome() throws InterruptedException {
         int rounds = 60;
@@ -2341,7 +2342,18 @@ final class Cases {
         rendezvous.awaitHolding(THREADS + 1);
         holder.interrupt();
         holder.join();
-        return "interrupted".equals(outcome[0]) ? null : "a thread holding in a waiting method " + outcome[0];
+        if (!"interrupted".equals(outcome[0])) {
+            return "a thread holding in a waiting method " + outcome[0];
+        }
+        Thread keeper = new Thread(() -> {
+            rendezvous.holdKeepingInterrupt();
+            outcome[0] = Thread.currentThread().isInterrupted() ? "interrupted" : "not interrupted after the method kept it pending";
+        }, "rendezvous-keeper");
+        keeper.start();
+        rendezvous.awaitHolding(THREADS + 2);
+        keeper.interrupt();
+        keeper.join();
+        return "interrupted".equals(outcome[0]) ? null : "a thread keeping its interrupt in a waiting method: " + outcome[0];
     }
 
     /**

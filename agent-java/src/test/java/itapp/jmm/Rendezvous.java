@@ -52,6 +52,20 @@ class Rendezvous {
         }
     }
 
+    /** Waits until interrupted, and keeps the interrupt pending for the caller as the idiom does. */
+    synchronized void holdKeepingInterrupt() {
+        holding++;
+        notifyAll();
+        while (true) {
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     synchronized void awaitHolding(int count) {
         try {
             while (holding < count) {

@@ -194,12 +194,14 @@ final class ForwardedCalls {
         }
 
         /**
-         * Whether an interrupt the worker passed on is still pending for its thread: it came after
-         * the call ended, or the call returned without consuming it (a wait that threw
-         * {@code InterruptedException} consumed it, caught or not).
+         * Whether the calling thread is to be interrupted after the call: an interrupt it passed on
+         * ({@code passedOn}) came after the call ended, or the home's thread was still interrupted
+         * when the call returned (the call did not consume the interrupt, a wait that threw
+         * {@code InterruptedException} having consumed it, caught or not; or the method interrupted
+         * its own thread, as {@code catch} blocks do to keep an interrupt pending).
          */
-        boolean interruptLeftPending() {
-            return (flags & INTERRUPT_REACHED) == 0 || (flags & INTERRUPT_PENDING) != 0;
+        boolean interruptsCaller(boolean passedOn) {
+            return passedOn && (flags & INTERRUPT_REACHED) == 0 || (flags & INTERRUPT_PENDING) != 0;
         }
 
         /** The answer's part before its refresh: the exception, or the value as the method's return type says. */

@@ -117,8 +117,9 @@ final class ForwardedCallsAtHome {
 
     /**
      * The call returned: an interrupt that comes now finds no call. Returns the outcome's flags of
-     * an interrupt: whether one reached the call, and whether the call left it pending (a program's
-     * method may catch a wait's {@code InterruptedException}, which clears it, and go on).
+     * an interrupt: whether one reached the call, and whether the thread is still interrupted (a
+     * program's method may catch a wait's {@code InterruptedException}, which clears it, and go on,
+     * or interrupt itself again).
      */
     private synchronized int ended(Call call) {
         Running running = calls.remove(call);

@@ -336,7 +336,7 @@ final class WorkerRuntime {
      * and the answer carries a refresh, applied before this returns: a {@code countDown} or an
      * {@code await} orders this thread's writes and reads with the other threads' on every node as
      * on one JVM. An interrupt while the call runs is passed on to the home's thread that runs it;
-     * unless the call consumed it ({@link ForwardedCalls.Outcome#interruptLeftPending}), it stays
+     * unless the call consumed it ({@link ForwardedCalls.Outcome#interruptsCaller}), it stays
      * pending here, as on one JVM.
      */
     Object forwardedCall(Object copy, Method method, Object[] arguments) throws Throwable {
@@ -402,8 +402,8 @@ final class WorkerRuntime {
         if (HomeCalls.isHomeCall(key)) {
             monitors.calledAtHome(copy, outcome.waited());
         }
-        if (passedOn && outcome.interruptLeftPending()) {
-            Thread.currentThread().interrupt(); // the call did not consume it: the interrupt stays pending
+        if (outcome.interruptsCaller(passedOn)) {
+            Thread.currentThread().interrupt();
         }
         if (outcome.thrown() != null) {
             throw outcome.thrown();

@@ -1,6 +1,7 @@
 package dev.distvm.rewriter;
 
 import org.objectweb.asm.Handle;
+import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
@@ -17,13 +18,18 @@ import org.objectweb.asm.Type;
  * thread-local or another lock) but {@code wait}/{@code notify}/{@code notifyAll}, dist's own
  * helpers and hooks, and the constructors of {@code java.lang}'s exceptions (a wait's
  * {@code InterruptedException} wrapped and rethrown); no {@code monitorenter}, no
- * {@code invokedynamic}; arguments and result of primitive types, which travel as values.
+ * {@code invokedynamic}; arguments and result of primitive types, which travel as values. One
+ * call of the thread is allowed, in the idiom that keeps a caught interrupt pending:
+ * {@code Thread.currentThread().interrupt()}, which at the home leaves the home's thread
+ * interrupted when the call returns, and the worker then interrupts the caller.
  */
 final class HomeCallShape extends MethodVisitor {
     private final String hookOwner;
     private final boolean eligibleDescriptor;
     private boolean waits;
     private boolean mustRunWhereCalled;
+    /** The previous instruction was {@code Thread.currentThread()}: only {@code interrupt()} may follow. */
+    private boolean afterCurrentThread;
 
     HomeCallShape(MethodVisitor next, String hookOwner, int access, String descriptor) {
         super(Opcodes.ASM9, next);
@@ -46,8 +52,17 @@ final class HomeCallShape extends MethodVisitor {
         return result != Type.OBJECT && result != Type.ARRAY;
     }
 
+    /** Any instruction but the {@code interrupt()} of the idiom: the current thread would be used otherwise. */
+    private void instruction() {
+        if (afterCurrentThread) {
+            mustRunWhereCalled = true;
+            afterCurrentThread = false;
+        }
+    }
+
     @Override
     public void visitInsn(int opcode) {
+        instruction();
         if (opcode == Opcodes.MONITORENTER || opcode == Opcodes.MONITOREXIT) {
             mustRunWhereCalled = true;
         }
@@ -56,6 +71,7 @@ final class HomeCallShape extends MethodVisitor {
 
     @Override
     public void visitTypeInsn(int opcode, String type) {
+        instruction();
         if (opcode == Opcodes.NEW && !isLangThrowable(type)) {
             mustRunWhereCalled = true; // its constructor is a call
         }
@@ -64,7 +80,14 @@ final class HomeCallShape extends MethodVisitor {
 
     @Override
     public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
-        if (isMonitorMethod(opcode, name, descriptor)) {
+        boolean interruptsCurrentThread = afterCurrentThread && opcode == Opcodes.INVOKEVIRTUAL
+                && owner.equals("java/lang/Thread") && name.equals("interrupt") && descriptor.equals("()V");
+        afterCurrentThread = false;
+        if (interruptsCurrentThread) {
+            // the idiom's second half
+        } else if (opcode == Opcodes.INVOKESTATIC && owner.equals("java/lang/Thread") && name.equals("currentThread")) {
+            afterCurrentThread = true;
+        } else if (isMonitorMethod(opcode, name, descriptor)) {
             waits |= name.equals("wait");
         } else if (!(name.startsWith("$dist$") || owner.equals(hookOwner)
                 || opcode == Opcodes.INVOKESPECIAL && name.equals("<init>") && isLangThrowable(owner))) {
@@ -75,8 +98,69 @@ final class HomeCallShape extends MethodVisitor {
 
     @Override
     public void visitInvokeDynamicInsn(String name, String descriptor, Handle bootstrap, Object... arguments) {
+        instruction();
         mustRunWhereCalled = true;
         super.visitInvokeDynamicInsn(name, descriptor, bootstrap, arguments);
+    }
+
+    @Override
+    public void visitIntInsn(int opcode, int operand) {
+        instruction();
+        super.visitIntInsn(opcode, operand);
+    }
+
+    @Override
+    public void visitVarInsn(int opcode, int varIndex) {
+        instruction();
+        super.visitVarInsn(opcode, varIndex);
+    }
+
+    @Override
+    public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
+        instruction();
+        super.visitFieldInsn(opcode, owner, name, descriptor);
+    }
+
+    @Override
+    public void visitJumpInsn(int opcode, Label label) {
+        instruction();
+        super.visitJumpInsn(opcode, label);
+    }
+
+    @Override
+    public void visitLdcInsn(Object value) {
+        instruction();
+        super.visitLdcInsn(value);
+    }
+
+    @Override
+    public void visitIincInsn(int varIndex, int increment) {
+        instruction();
+        super.visitIincInsn(varIndex, increment);
+    }
+
+    @Override
+    public void visitTableSwitchInsn(int min, int max, Label dflt, Label... labels) {
+        instruction();
+        super.visitTableSwitchInsn(min, max, dflt, labels);
+    }
+
+    @Override
+    public void visitLookupSwitchInsn(Label dflt, int[] keys, Label[] labels) {
+        instruction();
+        super.visitLookupSwitchInsn(dflt, keys, labels);
+    }
+
+    @Override
+    public void visitMultiANewArrayInsn(String descriptor, int numDimensions) {
+        instruction();
+        super.visitMultiANewArrayInsn(descriptor, numDimensions);
+    }
+
+    @Override
+    public void visitMaxs(int maxStack, int maxLocals) {
+        instruction();
+        super.visitMaxs(maxStack, maxLocals);
     }
 
     /** {@code Object}'s final wait, notify and notifyAll, whatever class the call names. */
